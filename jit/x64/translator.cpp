@@ -1,0 +1,788 @@
+#include "jit/x64/translator.h"
+
+#include <asmjit/x86.h>
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+
+#include "jit/transfer.h"
+#include "runtime/exec.h"
+#include "runtime/semantics.h"
+
+namespace brisk::x64 {
+
+using namespace asmjit;
+using x86::Gp;
+using x86::Mem;
+
+namespace {
+
+const Gp kHart = x86::rbp;
+const Gp kMemBase = x86::r15;
+// Callee-saved first: those survive helper calls without a spill.
+const Gp kMappedHost[kMaxMappedRegs] = {x86::rbx, x86::r12, x86::r13, x86::r14, x86::rsi,
+                                        x86::rdi, x86::r8,  x86::r9,  x86::r10, x86::r11};
+
+Mem hart_q(size_t off) { return x86::qword_ptr(kHart, static_cast<int32_t>(off)); }
+Mem xreg(unsigned r) { return hart_q(offsetof(Hart, x) + 8 * r); }
+const Mem kPc = hart_q(offsetof(Hart, pc));
+const Mem kInstret = hart_q(offsetof(Hart, instret));
+
+bool fits_i32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+
+}  // namespace
+
+int mapped_host_reg(unsigned mapped_regs, unsigned guest) {
+  for (unsigned i = 0; i < mapped_regs; i++)
+    if (kMappedGuestOrder[i] == guest) return static_cast<int>(i);
+  return -1;
+}
+
+unsigned mapped_host_id(unsigned i) { return kMappedHost[i].id(); }
+
+namespace {
+
+void load_mapped(x86::Assembler& a, unsigned n) {
+  for (unsigned i = 0; i < n; i++) a.mov(kMappedHost[i], xreg(kMappedGuestOrder[i]));
+}
+void store_mapped(x86::Assembler& a, unsigned n) {
+  for (unsigned i = 0; i < n; i++) a.mov(xreg(kMappedGuestOrder[i]), kMappedHost[i]);
+}
+
+// Emits into the arena at its cursor and commits the bytes; returns where they went.
+template <typename F>
+uint8_t* emit_at_cursor(CodeArena& arena, F&& body, uint32_t* size_out = nullptr) {
+  CodeHolder code;
+  uint8_t* at = arena.cursor();
+  code.init(Environment::host(), reinterpret_cast<uint64_t>(at));
+  x86::Assembler a(&code);
+  body(a, code);
+  code.flatten();
+  code.resolveUnresolvedLinks();
+  size_t n = code.codeSize();
+  if (n > arena.left()) throw std::length_error("JIT code arena full");
+  code.relocateToBase(reinterpret_cast<uint64_t>(at));
+  code.copyFlattenedData(at, n);
+  arena.commit(n);
+  if (size_out) *size_out = static_cast<uint32_t>(n);
+  return at;
+}
+
+}  // namespace
+
+Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs) {
+  Trampolines t;
+  uint8_t* exit_at = nullptr;
+  uint8_t* enter_at = emit_at_cursor(arena, [&](x86::Assembler& a, CodeHolder& code) {
+    Label exit = a.newLabel();
+    // enter(Hart* rdi, code rsi)
+    for (Gp r : {x86::rbx, x86::rbp, x86::r12, x86::r13, x86::r14, x86::r15}) a.push(r);
+    a.sub(x86::rsp, 8);  // six pushes + return address: realign to 16 for helper calls
+    a.mov(kHart, x86::rdi);
+    a.mov(x86::rax, x86::rsi);
+    a.mov(kMemBase, hart_q(offsetof(Hart, mem_base)));
+    load_mapped(a, mapped_regs);
+    a.jmp(x86::rax);
+    a.bind(exit);
+    store_mapped(a, mapped_regs);
+    a.add(x86::rsp, 8);
+    for (Gp r : {x86::r15, x86::r14, x86::r13, x86::r12, x86::rbp, x86::rbx}) a.pop(r);
+    a.ret();
+    code.flatten();
+    exit_at = reinterpret_cast<uint8_t*>(code.baseAddress() + code.labelOffsetFromBase(exit));
+  });
+  t.enter = reinterpret_cast<EnterFn>(enter_at);
+  t.exit = exit_at;
+  return t;
+}
+
+namespace {
+
+// Translates one block. Tracks `pending_`: instructions of this block already executed at the current
+// point of the code but not yet added to hart.instret. instret is exact at every helper call and exit.
+class BlockEmitter {
+ public:
+  BlockEmitter(x86::Assembler& a, const TranslateConfig& cfg, const Trampolines& t, BlockCode& b)
+      : a_(a), cfg_(cfg), tramp_(t), b_(b) {}
+
+  void emit() {
+    if (cfg_.budget) emit_budget_check();
+    const size_t n = b_.insns.size();
+    for (idx_ = 0; idx_ < n; idx_++) {
+      const Insn& i = b_.insns[idx_];
+      pc_ = b_.insn_pc[idx_];
+      bool last = idx_ + 1 == n;
+      if (last && (i.flags() & kEnd)) {
+        emit_terminator(i);
+        break;
+      }
+      emit_body(i);
+      pending_++;
+      if (last) emit_direct_exit(pc_ + i.len, 0);
+    }
+    for (auto& s : slow_paths_) s();
+  }
+
+ private:
+  // --- guest register access ---
+  std::optional<Gp> mapped(unsigned r) const {
+    int m = r ? mapped_host_reg(cfg_.mapped_regs, r) : -1;
+    if (m < 0) return std::nullopt;
+    return kMappedHost[m];
+  }
+  // A register holding x[r]: its host register, or `scratch` loaded with it.
+  Gp src(unsigned r, Gp scratch) {
+    if (r == 0) {
+      a_.xor_(scratch.r32(), scratch.r32());
+      return scratch;
+    }
+    if (auto m = mapped(r)) return *m;
+    a_.mov(scratch, xreg(r));
+    return scratch;
+  }
+  void write(unsigned rd, Gp value) {
+    if (rd == 0) return;
+    if (auto m = mapped(rd)) {
+      if (m->id() != value.id()) a_.mov(*m, value);
+    } else {
+      a_.mov(xreg(rd), value);
+    }
+  }
+  // Where to compute a result for rd: its host register if mapped, else rax.
+  Gp dest(unsigned rd) {
+    auto m = mapped(rd);
+    return m ? *m : Gp(x86::rax);
+  }
+  void set_pc(uint64_t pc) {
+    if (fits_i32(static_cast<int64_t>(pc))) {
+      a_.mov(kPc, Imm(static_cast<int32_t>(pc)));
+    } else {
+      a_.mov(x86::rax, Imm(pc));
+      a_.mov(kPc, x86::rax);
+    }
+  }
+  void add_instret(unsigned n) {
+    if (n) a_.add(kInstret, Imm(n));
+  }
+  void exit_with(uint32_t code) {
+    a_.mov(x86::eax, Imm(code));
+    a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.exit)));
+  }
+
+  // --- helper calls: the C++ semantics of the instruction (DESIGN.md principle 1) ---
+  // Leaves the Status in eax with every mapped register reloaded; instret counts the instructions
+  // before this one.
+  void call_semantics(const Insn& i) {
+    set_pc(pc_);
+    add_instret(pending_);
+    pending_ = 0;
+    store_mapped(a_, cfg_.mapped_regs);
+    a_.mov(x86::rdi, kHart);
+    a_.mov(x86::rsi, Imm(reinterpret_cast<uint64_t>(&i)));
+    a_.mov(x86::rax, Imm(reinterpret_cast<uint64_t>(kSemantics[static_cast<unsigned>(i.op)])));
+    a_.call(x86::rax);
+    load_mapped(a_, cfg_.mapped_regs);
+  }
+  // For instructions that never jump: a trap leaves the block, success falls through.
+  void emit_helper(const Insn& i) {
+    call_semantics(i);
+    a_.test(x86::eax, x86::eax);
+    Label ok = a_.newLabel();
+    a_.jz(ok);
+    a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.exit)));  // eax = Trap or Exit
+    a_.bind(ok);
+  }
+
+  // --- block structure ---
+  void emit_budget_check() {
+    const Mem budget = hart_q(offsetof(Hart, budget));
+    const int32_t n = static_cast<int32_t>(b_.insns.size());
+    Label out = a_.newLabel();
+    a_.sub(budget, Imm(n));
+    a_.js(out);
+    slow_paths_.push_back([this, out, budget, n] {
+      a_.bind(out);
+      a_.add(budget, Imm(n));
+      set_pc(b_.pc);
+      exit_with(kExitBudget);
+    });
+  }
+
+  void record_transfer(uint64_t source, Gp target, TransferType type) {
+    // hart.transfers.rec[head % size] = {source, target, type}; head++ — a few stores, no call.
+    const size_t ring = offsetof(Hart, transfers);
+    a_.mov(x86::rcx, hart_q(ring + offsetof(TransferRing, head)));
+    a_.mov(x86::edx, x86::ecx);
+    a_.and_(x86::edx, Imm(TransferRing::kSize - 1));
+    a_.lea(x86::rdx, x86::ptr(x86::rdx, x86::rdx, 1));  // * 3 words
+    const int32_t rec = static_cast<int32_t>(ring + offsetof(TransferRing, rec));
+    if (fits_i32(static_cast<int64_t>(source))) {
+      a_.mov(x86::qword_ptr(kHart, x86::rdx, 3, rec), Imm(static_cast<int32_t>(source)));
+    } else {
+      a_.push(x86::rax);
+      a_.mov(x86::rax, Imm(source));
+      a_.mov(x86::qword_ptr(kHart, x86::rdx, 3, rec), x86::rax);
+      a_.pop(x86::rax);
+    }
+    a_.mov(x86::qword_ptr(kHart, x86::rdx, 3, rec + 8), target);
+    a_.mov(x86::qword_ptr(kHart, x86::rdx, 3, rec + 16), Imm(static_cast<int32_t>(type)));
+    a_.inc(x86::rcx);
+    a_.mov(hart_q(ring + offsetof(TransferRing, head)), x86::rcx);
+  }
+  void record_transfer(uint64_t source, uint64_t target, TransferType type) {
+    a_.mov(x86::rax, Imm(target));
+    record_transfer(source, x86::rax, type);
+  }
+
+  // A chainable exit to a known pc, counting `retired` more instructions.
+  void emit_direct_exit(uint64_t target, unsigned retired) {
+    add_instret(pending_ + retired);
+    Label stub = a_.newLabel();
+    const size_t index = b_.exits.size();
+    const uint32_t jmp_off = static_cast<uint32_t>(a_.offset());
+    b_.exits.push_back({jmp_off, 0, target});
+    a_.long_().jmp(stub);
+    slow_paths_.push_back([this, stub, target, jmp_off, index] {
+      a_.bind(stub);
+      b_.exits[index].stub_off = static_cast<uint32_t>(a_.offset());
+      set_pc(target);
+      a_.mov(x86::rcx, Imm(a_.code()->baseAddress() + jmp_off));
+      a_.mov(hart_q(offsetof(Hart, jit_exit_site)), x86::rcx);
+      exit_with(kExitLink);
+    });
+  }
+
+  // An exit to the pc in rax, through the pc -> code table.
+  void emit_indirect_exit(unsigned retired) {
+    add_instret(pending_ + retired);
+    Label miss = a_.newLabel();
+    a_.mov(x86::ecx, x86::eax);
+    a_.and_(x86::ecx, Imm((kLookupEntries - 1) << 1));
+    a_.mov(x86::rdx, hart_q(offsetof(Hart, jit_lookup)));
+    a_.cmp(x86::qword_ptr(x86::rdx, x86::rcx, 3), x86::rax);  // entry (pc>>1) & mask is 16 bytes at rcx*8
+    a_.jne(miss);
+    a_.jmp(x86::qword_ptr(x86::rdx, x86::rcx, 3, 8));
+    a_.bind(miss);
+    a_.mov(kPc, x86::rax);
+    exit_with(kExitDispatch);
+  }
+
+  void emit_terminator(const Insn& i) {
+    const uint16_t f = i.flags();
+    if (f & kBranch) return emit_branch(i);
+    if (i.op == Op::JAL && !((pc_ + i.imm) & ialign_mask_)) return emit_jal(i);
+    if (i.op == Op::JALR) return emit_jalr(i);
+    // Everything else that ends a block runs its semantics and returns to the exec loop, which
+    // re-derives the translation key (a CSR write or trap return may have changed the mode).
+    call_semantics(i);
+    Label jumped = a_.newLabel(), next = a_.newLabel();
+    a_.cmp(x86::eax, Imm(static_cast<uint32_t>(Status::Jump)));
+    a_.je(jumped);
+    a_.test(x86::eax, x86::eax);
+    a_.jz(next);
+    a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.exit)));
+    a_.bind(next);
+    set_pc(pc_ + i.len);
+    a_.bind(jumped);
+    add_instret(1);
+    exit_with(kExitDispatch);
+  }
+
+  void emit_branch(const Insn& i) {
+    Gp s1 = src(i.rs1, x86::rax);
+    Gp s2 = src(i.rs2, x86::rcx);
+    a_.cmp(s1, s2);
+    Label taken = a_.newLabel();
+    switch (i.op) {
+      case Op::BEQ: a_.je(taken); break;
+      case Op::BNE: a_.jne(taken); break;
+      case Op::BLT: a_.jl(taken); break;
+      case Op::BGE: a_.jge(taken); break;
+      case Op::BLTU: a_.jb(taken); break;
+      default: a_.jae(taken); break;
+    }
+    const uint64_t fall = pc_ + i.len, target = pc_ + i.imm;
+    if (cfg_.transfer_hooks) record_transfer(pc_, fall, TransferType::NotTakenBranch);
+    emit_direct_exit(fall, 1);
+    a_.bind(taken);
+    if (target & ialign_mask_) {  // only without C: raise instruction-address-misaligned
+      emit_helper(i);
+      return;
+    }
+    if (cfg_.transfer_hooks) record_transfer(pc_, target, TransferType::TakenBranch);
+    emit_direct_exit(target, 1);
+  }
+
+  void emit_jal(const Insn& i) {
+    const uint64_t target = pc_ + i.imm;
+    link(i.rd, pc_ + i.len);
+    if (cfg_.transfer_hooks) record_transfer(pc_, target, classify_transfer(i, true));
+    emit_direct_exit(target, 1);
+  }
+
+  void emit_jalr(const Insn& i) {
+    Gp s = src(i.rs1, x86::rax);
+    a_.lea(x86::rax, x86::ptr(s, static_cast<int32_t>(i.imm)));
+    a_.and_(x86::rax, Imm(-2));
+    if (ialign_mask_ & 2) {
+      Label ok = a_.newLabel();
+      a_.test(x86::al, Imm(2));
+      a_.jz(ok);
+      emit_helper(i);  // raises the misaligned-target exception
+      a_.bind(ok);
+    }
+    link(i.rd, pc_ + i.len);
+    if (cfg_.transfer_hooks) {
+      a_.push(x86::rax);
+      record_transfer(pc_, x86::rax, classify_transfer(i, true));
+      a_.pop(x86::rax);
+    }
+    emit_indirect_exit(1);
+  }
+
+  void link(unsigned rd, uint64_t value) {
+    if (rd == 0) return;
+    if (auto m = mapped(rd)) {
+      a_.mov(*m, Imm(value));
+    } else if (fits_i32(static_cast<int64_t>(value))) {
+      a_.mov(xreg(rd), Imm(static_cast<int32_t>(value)));
+    } else {
+      a_.mov(x86::rcx, Imm(value));
+      a_.mov(xreg(rd), x86::rcx);
+    }
+  }
+
+  // --- straight-line instructions ---
+  void emit_body(const Insn& i) {
+    if (emit_inline(i)) return;
+    emit_helper(i);
+  }
+
+  // Emits the instruction inline if it is one of the hot, simple ones. rd = x0 makes ALU ops no-ops.
+  bool emit_inline(const Insn& i) {
+    using namespace x86;
+    const int32_t imm = static_cast<int32_t>(i.imm);
+    switch (i.op) {
+      case Op::LUI:
+        if (i.rd) {
+          if (auto m = mapped(i.rd)) a_.mov(*m, Imm(i.imm));
+          else a_.mov(xreg(i.rd), Imm(imm));
+        }
+        return true;
+      case Op::AUIPC:
+        if (i.rd) {
+          a_.mov(rax, Imm(pc_ + i.imm));
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::ADDI:
+        if (i.rd) {
+          Gp d = dest(i.rd);
+          if (i.rs1 == 0) a_.mov(d, Imm(i.imm));
+          else a_.lea(d, ptr(src(i.rs1, rax), imm));
+          write(i.rd, d);
+        }
+        return true;
+      case Op::ADD:
+      case Op::SH1ADD:
+      case Op::SH2ADD:
+      case Op::SH3ADD: {
+        if (!i.rd) return true;
+        unsigned shift = i.op == Op::ADD ? 0 : i.op == Op::SH1ADD ? 1 : i.op == Op::SH2ADD ? 2 : 3;
+        Gp d = dest(i.rd);
+        a_.lea(d, ptr(src(i.rs2, rcx), src(i.rs1, rax), shift));
+        write(i.rd, d);
+        return true;
+      }
+      case Op::ADDIW:
+        if (i.rd) {
+          a_.lea(eax, ptr(src(i.rs1, rax), imm));
+          a_.movsxd(dest(i.rd), eax);
+          write(i.rd, dest(i.rd));
+        }
+        return true;
+      case Op::SLTI:
+      case Op::SLTIU:
+        if (i.rd) {
+          a_.cmp(src(i.rs1, rax), Imm(imm));
+          if (i.op == Op::SLTI) a_.setl(cl);
+          else a_.setb(cl);
+          a_.movzx(eax, cl);
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::SLT:
+      case Op::SLTU:
+        if (i.rd) {
+          a_.cmp(src(i.rs1, rax), src(i.rs2, rcx));
+          if (i.op == Op::SLT) a_.setl(cl);
+          else a_.setb(cl);
+          a_.movzx(eax, cl);
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::XORI:
+      case Op::ORI:
+      case Op::ANDI:
+      case Op::SLLI:
+      case Op::SRLI:
+      case Op::SRAI:
+      case Op::RORI:
+      case Op::BSETI:
+      case Op::BCLRI:
+      case Op::BINVI:
+        if (i.rd) {
+          Gp s = src(i.rs1, rax);
+          if (s.id() != rax.id()) a_.mov(rax, s);
+          switch (i.op) {
+            case Op::XORI: a_.xor_(rax, Imm(imm)); break;
+            case Op::ORI: a_.or_(rax, Imm(imm)); break;
+            case Op::ANDI: a_.and_(rax, Imm(imm)); break;
+            case Op::SLLI: a_.shl(rax, Imm(imm & 63)); break;
+            case Op::SRLI: a_.shr(rax, Imm(imm & 63)); break;
+            case Op::SRAI: a_.sar(rax, Imm(imm & 63)); break;
+            case Op::RORI: a_.ror(rax, Imm(imm & 63)); break;
+            case Op::BSETI: a_.bts(rax, Imm(imm & 63)); break;
+            case Op::BCLRI: a_.btr(rax, Imm(imm & 63)); break;
+            default: a_.btc(rax, Imm(imm & 63)); break;
+          }
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::SLLIW:
+      case Op::SRLIW:
+      case Op::SRAIW:
+      case Op::RORIW:
+        if (i.rd) {
+          a_.mov(eax, src(i.rs1, rax).r32());
+          switch (i.op) {
+            case Op::SLLIW: a_.shl(eax, Imm(imm & 31)); break;
+            case Op::SRLIW: a_.shr(eax, Imm(imm & 31)); break;
+            case Op::SRAIW: a_.sar(eax, Imm(imm & 31)); break;
+            default: a_.ror(eax, Imm(imm & 31)); break;
+          }
+          a_.movsxd(rax, eax);
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::SUB:
+      case Op::XOR:
+      case Op::OR:
+      case Op::AND:
+      case Op::MUL:
+      case Op::ANDN:
+      case Op::ORN:
+      case Op::XNOR:
+        if (i.rd) {
+          Gp s2 = src(i.rs2, rcx);
+          if (i.op == Op::ANDN || i.op == Op::ORN) {
+            if (s2.id() != rcx.id()) a_.mov(rcx, s2);
+            a_.not_(rcx);
+            s2 = rcx;
+          }
+          Gp s1 = src(i.rs1, rax);
+          if (s1.id() != rax.id()) a_.mov(rax, s1);
+          switch (i.op) {
+            case Op::SUB: a_.sub(rax, s2); break;
+            case Op::XOR: a_.xor_(rax, s2); break;
+            case Op::XNOR: a_.xor_(rax, s2); a_.not_(rax); break;
+            case Op::OR: case Op::ORN: a_.or_(rax, s2); break;
+            case Op::AND: case Op::ANDN: a_.and_(rax, s2); break;
+            default: a_.imul(rax, s2); break;
+          }
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::ADDW:
+      case Op::SUBW:
+      case Op::MULW:
+        if (i.rd) {
+          Gp s2 = src(i.rs2, rcx);
+          a_.mov(eax, src(i.rs1, rax).r32());
+          switch (i.op) {
+            case Op::ADDW: a_.add(eax, s2.r32()); break;
+            case Op::SUBW: a_.sub(eax, s2.r32()); break;
+            default: a_.imul(eax, s2.r32()); break;
+          }
+          a_.movsxd(rax, eax);
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::SLL:
+      case Op::SRL:
+      case Op::SRA:
+      case Op::ROL:
+      case Op::ROR:
+      case Op::SLLW:
+      case Op::SRLW:
+      case Op::SRAW:
+      case Op::ROLW:
+      case Op::RORW:
+        if (i.rd) {
+          Gp s2 = src(i.rs2, rcx);
+          if (s2.id() != rcx.id()) a_.mov(rcx, s2);
+          Gp s1 = src(i.rs1, rax);
+          if (s1.id() != rax.id()) a_.mov(rax, s1);
+          // x86 masks the count to 6 (5 for 32-bit) bits, exactly as RISC-V does.
+          switch (i.op) {
+            case Op::SLL: a_.shl(rax, cl); break;
+            case Op::SRL: a_.shr(rax, cl); break;
+            case Op::SRA: a_.sar(rax, cl); break;
+            case Op::ROL: a_.rol(rax, cl); break;
+            case Op::ROR: a_.ror(rax, cl); break;
+            case Op::SLLW: a_.shl(eax, cl); break;
+            case Op::SRLW: a_.shr(eax, cl); break;
+            case Op::SRAW: a_.sar(eax, cl); break;
+            case Op::ROLW: a_.rol(eax, cl); break;
+            default: a_.ror(eax, cl); break;
+          }
+          if (i.op == Op::SLLW || i.op == Op::SRLW || i.op == Op::SRAW || i.op == Op::ROLW || i.op == Op::RORW)
+            a_.movsxd(rax, eax);
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::MULH:
+      case Op::MULHU:
+        if (i.rd) {
+          Gp s2 = src(i.rs2, rcx);
+          Gp s1 = src(i.rs1, rax);
+          if (s1.id() != rax.id()) a_.mov(rax, s1);
+          if (i.op == Op::MULH) a_.imul(s2);
+          else a_.mul(s2);
+          write(i.rd, rdx);
+        }
+        return true;
+      case Op::ADD_UW:
+      case Op::SH1ADD_UW:
+      case Op::SH2ADD_UW:
+      case Op::SH3ADD_UW:
+        if (i.rd) {
+          unsigned shift = i.op == Op::ADD_UW ? 0 : i.op == Op::SH1ADD_UW ? 1 : i.op == Op::SH2ADD_UW ? 2 : 3;
+          Gp s2 = src(i.rs2, rcx);
+          a_.mov(eax, src(i.rs1, rax).r32());  // zero-extends
+          a_.lea(rax, ptr(s2, rax, shift));
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::SLLI_UW:
+        if (i.rd) {
+          a_.mov(eax, src(i.rs1, rax).r32());
+          a_.shl(rax, Imm(imm & 63));
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::MIN:
+      case Op::MAX:
+      case Op::MINU:
+      case Op::MAXU:
+        if (i.rd) {
+          Gp s2 = src(i.rs2, rcx);
+          Gp s1 = src(i.rs1, rax);
+          if (s1.id() != rax.id()) a_.mov(rax, s1);
+          a_.cmp(rax, s2);
+          switch (i.op) {
+            case Op::MIN: a_.cmovg(rax, s2); break;
+            case Op::MAX: a_.cmovl(rax, s2); break;
+            case Op::MINU: a_.cmova(rax, s2); break;
+            default: a_.cmovb(rax, s2); break;
+          }
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::SEXT_B:
+      case Op::SEXT_H:
+      case Op::ZEXT_H:
+        if (i.rd) {
+          Gp s = src(i.rs1, rax);
+          if (i.op == Op::SEXT_B) a_.movsx(rax, s.r8Lo());
+          else if (i.op == Op::SEXT_H) a_.movsx(rax, s.r16());
+          else a_.movzx(eax, s.r16());
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::REV8:
+        if (i.rd) {
+          Gp s = src(i.rs1, rax);
+          if (s.id() != rax.id()) a_.mov(rax, s);
+          a_.bswap(rax);
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::BSET:
+      case Op::BCLR:
+      case Op::BINV:
+        if (i.rd) {
+          Gp s2 = src(i.rs2, rcx);
+          Gp s1 = src(i.rs1, rax);
+          if (s1.id() != rax.id()) a_.mov(rax, s1);
+          // bts/btr/btc with a register bit offset take it modulo 64 for a register operand.
+          if (i.op == Op::BSET) a_.bts(rax, s2);
+          else if (i.op == Op::BCLR) a_.btr(rax, s2);
+          else a_.btc(rax, s2);
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::BEXT:
+      case Op::BEXTI:
+        if (i.rd) {
+          Gp s1 = src(i.rs1, rax);
+          if (i.op == Op::BEXT) a_.bt(s1, src(i.rs2, rcx));
+          else a_.bt(s1, Imm(imm & 63));
+          a_.setc(cl);
+          a_.movzx(eax, cl);
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::CZERO_EQZ:
+      case Op::CZERO_NEZ:
+        if (i.rd) {
+          Gp s1 = src(i.rs1, rax);
+          if (s1.id() != rax.id()) a_.mov(rax, s1);
+          Gp s2 = src(i.rs2, rcx);
+          a_.xor_(edx, edx);
+          a_.test(s2, s2);
+          if (i.op == Op::CZERO_EQZ) a_.cmovz(rax, rdx);
+          else a_.cmovnz(rax, rdx);
+          write(i.rd, rax);
+        }
+        return true;
+      case Op::FENCE:
+      case Op::PAUSE:
+        return true;
+      case Op::LB: return emit_load(i, 1, true);
+      case Op::LH: return emit_load(i, 2, true);
+      case Op::LW: return emit_load(i, 4, true);
+      case Op::LD: return emit_load(i, 8, true);
+      case Op::LBU: return emit_load(i, 1, false);
+      case Op::LHU: return emit_load(i, 2, false);
+      case Op::LWU: return emit_load(i, 4, false);
+      case Op::SB: return emit_store(i, 1);
+      case Op::SH: return emit_store(i, 2);
+      case Op::SW: return emit_store(i, 4);
+      case Op::SD: return emit_store(i, 8);
+      default: return false;
+    }
+  }
+
+  // --- memory: one inline fast path, the semantics out of line for everything else ---
+  // Leaves the guest address in rax and jumps to `slow` when it is outside flat memory.
+  void address(const Insn& i, Label slow) {
+    Gp s = src(i.rs1, x86::rax);
+    if (i.imm || s.id() != x86::rax.id()) a_.lea(x86::rax, x86::ptr(s, static_cast<int32_t>(i.imm)));
+    a_.cmp(x86::rax, hart_q(offsetof(Hart, mem_limit)));
+    a_.jae(slow);
+  }
+  void fault_site() {
+    b_.faults.push_back({static_cast<uint32_t>(a_.offset()), static_cast<uint16_t>(idx_),
+                         static_cast<uint16_t>(pending_)});
+  }
+  void slow_path(const Insn& i, Label slow, Label back) {
+    const unsigned saved_pending = pending_;
+    const uint64_t pc = pc_;
+    slow_paths_.push_back([this, &i, slow, back, saved_pending, pc] {
+      a_.bind(slow);
+      pc_ = pc;
+      pending_ = saved_pending;
+      emit_helper(i);
+      // The fast path continues with the same pending count: undo the sync the helper did.
+      a_.sub(kInstret, Imm(saved_pending));
+      a_.jmp(back);
+    });
+  }
+
+  bool emit_load(const Insn& i, unsigned size, bool sign) {
+    if (!cfg_.flat_limit) return false;
+    Label slow = a_.newLabel(), back = a_.newLabel();
+    address(i, slow);
+    const Mem m = x86::ptr(kMemBase, x86::rax, 0, 0, size);
+    Gp d = i.rd ? dest(i.rd) : Gp(x86::rax);
+    fault_site();
+    switch (size) {
+      case 1: sign ? a_.movsx(d, m) : a_.movzx(d.r32(), m); break;
+      case 2: sign ? a_.movsx(d, m) : a_.movzx(d.r32(), m); break;
+      case 4: sign ? a_.movsxd(d, m) : a_.mov(d.r32(), m); break;
+      default: a_.mov(d, m); break;
+    }
+    write(i.rd, d);
+    a_.bind(back);
+    slow_path(i, slow, back);
+    return true;
+  }
+
+  bool emit_store(const Insn& i, unsigned size) {
+    if (!cfg_.flat_limit) return false;
+    Label slow = a_.newLabel(), back = a_.newLabel();
+    address(i, slow);
+    Gp v = src(i.rs2, x86::rcx);
+    const Mem m = x86::ptr(kMemBase, x86::rax, 0, 0, size);
+    fault_site();
+    switch (size) {
+      case 1: a_.mov(m, v.r8Lo()); break;
+      case 2: a_.mov(m, v.r16()); break;
+      case 4: a_.mov(m, v.r32()); break;
+      default: a_.mov(m, v); break;
+    }
+    a_.bind(back);
+    slow_path(i, slow, back);
+    return true;
+  }
+
+  x86::Assembler& a_;
+  const TranslateConfig& cfg_;
+  const Trampolines& tramp_;
+  BlockCode& b_;
+  std::vector<std::function<void()>> slow_paths_;  // out-of-line code, emitted after the block
+  size_t idx_ = 0;
+  uint64_t pc_ = 0;
+  unsigned pending_ = 0;
+  uint8_t ialign_mask_ = 1;
+
+ public:
+  void set_ialign_mask(uint8_t m) { ialign_mask_ = m; }
+};
+
+// Where the block must stop: it never crosses a guest page, so code-page invalidation stays per page.
+constexpr uint64_t kPage = 4096;
+
+}  // namespace
+
+bool translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, Hart& h, BlockCode& out) {
+  out = BlockCode{};
+  out.pc = h.pc;
+  uint64_t pc = h.pc;
+  const uint64_t page_end = (h.pc & ~(kPage - 1)) + kPage;
+  while (out.insns.size() < cfg.max_insns && pc < page_end) {
+    uint32_t raw;
+    const uint64_t saved = h.pc;
+    h.pc = pc;
+    bool ok = fetch_insn(h, raw);
+    h.pc = saved;
+    if (!ok) {
+      if (out.insns.empty()) return false;  // the exec loop raises the fetch fault
+      break;                                // the next block will
+    }
+    Insn i = decode(raw);
+    // An instruction straddling the page end belongs to the next block, unless it is the first.
+    if (pc + i.len > page_end && !out.insns.empty()) break;
+    out.insns.push_back(i);
+    out.insn_pc.push_back(pc);
+    pc += i.len;
+    if (i.flags() & kEnd) break;
+  }
+  out.end_pc = pc;
+  uint32_t size = 0;
+  out.code = emit_at_cursor(
+      arena,
+      [&](x86::Assembler& a, CodeHolder&) {
+        BlockEmitter e(a, cfg, tramp, out);
+        e.set_ialign_mask(h.ialign_mask);
+        e.emit();
+      },
+      &size);
+  out.size = size;
+  return true;
+}
+
+}  // namespace brisk::x64

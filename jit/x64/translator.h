@@ -1,0 +1,93 @@
+// The baseline tier: translates a guest basic block to x86-64 with asmjit (DESIGN.md principles 1-5).
+//
+// Register convention inside translated code:
+//   rbp = Hart*, r15 = flat guest memory base, rax/rcx/rdx = scratch,
+//   up to ten hot guest registers live in rbx, r12-r14 (callee-saved) and rsi, rdi, r8-r11 for the
+//   whole time translated code runs, across chained blocks; hart.x[] holds them only outside it and
+//   around helper calls.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "jit/insn.h"
+#include "jit/x64/code_arena.h"
+
+namespace brisk {
+struct Hart;
+}
+
+namespace brisk::x64 {
+
+// What translated code returns (eax) to the exec loop. Trap and Stop equal Status::Trap/Exit.
+enum JitExit : uint32_t {
+  kExitDispatch = 0,  // continue at hart.pc
+  kExitTrap = 2,      // hart.trap holds an exception raised at hart.pc
+  kExitStop = 3,      // a helper asked the exec loop to stop
+  kExitLink = 16,     // continue at hart.pc; the direct exit at hart.jit_exit_site may be linked to it
+  kExitBudget = 17,   // hart.budget ran out before the block at hart.pc started
+};
+
+// hart.jit_lookup: kLookupEntries entries of {guest pc, host code}, indexed by (pc >> 1) % kLookupEntries.
+struct LookupEntry {
+  uint64_t pc;
+  const void* code;
+};
+constexpr uint32_t kLookupEntries = 4096;
+
+constexpr unsigned kMaxMappedRegs = 10;
+// Guest registers in the order they get host registers: the stack pointer, the argument registers,
+// the frame pointer, ra, s1 — the most used ones in compiled RISC-V code.
+constexpr uint8_t kMappedGuestOrder[kMaxMappedRegs] = {2, 10, 11, 8, 12, 13, 14, 15, 1, 9};
+
+struct TranslateConfig {
+  unsigned mapped_regs = kMaxMappedRegs;
+  bool transfer_hooks = false;  // append every branch/jump to hart.transfers inline
+  bool budget = false;          // check hart.budget at every block entry
+  uint64_t flat_limit = 0;      // guest va < flat_limit is host r15 + va (user mode); 0: no flat memory
+  unsigned max_insns = 64;
+};
+
+// An inline memory access that may fault on the host: where it is and what state it stands for.
+struct FaultSite {
+  uint32_t host_off;  // offset of the faulting host instruction in the block's code
+  uint16_t index;     // which guest instruction
+  uint16_t pending;   // instructions before it not yet added to instret
+};
+
+// A direct exit: `jmp rel32` at jmp_off goes to the unlinked stub until the exec loop links it.
+struct DirectExit {
+  uint32_t jmp_off;
+  uint32_t stub_off;
+  uint64_t target;
+};
+
+struct BlockCode {
+  uint64_t pc = 0, end_pc = 0;
+  std::vector<Insn> insns;  // helper calls point into this, so it never changes after translation
+  std::vector<uint64_t> insn_pc;
+  uint8_t* code = nullptr;
+  uint32_t size = 0;
+  std::vector<FaultSite> faults;
+  std::vector<DirectExit> exits;
+};
+
+using EnterFn = uint32_t (*)(Hart* h, const void* code);
+
+struct Trampolines {
+  EnterFn enter = nullptr;  // loads the mapped registers and jumps to code
+  uint8_t* exit = nullptr;  // translated code jumps here with the exit code in eax
+};
+
+// The host register that holds guest register r, or -1.
+int mapped_host_reg(unsigned mapped_regs, unsigned guest);
+// Host register number (asmjit id) of the i-th mapped guest register.
+unsigned mapped_host_id(unsigned i);
+
+Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs);
+
+// Decodes the block at h.pc and translates it into the arena. Returns false, with h.trap raised,
+// when its first instruction cannot be fetched; throws std::length_error when the arena is full.
+bool translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, Hart& h, BlockCode& out);
+
+}  // namespace brisk::x64

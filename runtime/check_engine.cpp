@@ -1,0 +1,152 @@
+#include "runtime/check_engine.h"
+
+#include <vector>
+
+#include "runtime/error.h"
+#include "runtime/host_fault.h"
+
+namespace brisk {
+
+namespace {
+
+// The interpreter's view of memory during a check: every access takes the slow path, stores are
+// logged so that they can be undone before the JIT runs the same block on the same memory.
+class LoggingMemory final : public MemorySlowPath {
+ public:
+  struct Write {
+    uint64_t va;
+    unsigned size;
+    uint64_t before, after;
+  };
+
+  LoggingMemory(const Hart& real) : base_(real.mem_base), limit_(real.mem_limit), inner_(real.slow) {}
+
+  bool load(Hart& h, uint64_t va, void* out, unsigned size) override {
+    if (va >= limit_) return inner_->load(h, va, out, size);
+    std::memcpy(out, base_ + va, size);  // a host fault here is the guest's
+    return true;
+  }
+  bool store(Hart& h, uint64_t va, const void* in, unsigned size) override {
+    if (va >= limit_) return inner_->store(h, va, in, size);
+    log(va, size);
+    std::memcpy(base_ + va, in, size);
+    return true;
+  }
+  void* amo(Hart& h, uint64_t va, unsigned size) override {
+    if (va >= limit_) return inner_->amo(h, va, size);
+    log(va, size);
+    return base_ + va;
+  }
+  bool fetch16(Hart& h, uint64_t va, uint16_t& out) override { return inner_->fetch16(h, va, out); }
+  void watch_code(uint64_t page) override { inner_->watch_code(page); }
+  void unwatch_code(uint64_t page) override { inner_->unwatch_code(page); }
+
+  // Remembers what the interpreter wrote, then puts memory back as it was.
+  void undo() {
+    for (auto& w : writes_) w.after = read(w.va, w.size);
+    for (auto it = writes_.rbegin(); it != writes_.rend(); ++it) std::memcpy(base_ + it->va, &it->before, it->size);
+  }
+  uint64_t read(uint64_t va, unsigned size) const {
+    uint64_t v = 0;
+    std::memcpy(&v, base_ + va, size);
+    return v;
+  }
+  const std::vector<Write>& writes() const { return writes_; }
+
+ private:
+  void log(uint64_t va, unsigned size) { writes_.push_back({va, size, read(va, size), 0}); }
+
+  uint8_t* base_;
+  uint64_t limit_;
+  MemorySlowPath* inner_;
+  std::vector<Write> writes_;
+};
+
+const char* kXNames[32] = {"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0",
+                           "a1",   "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5",
+                           "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+
+// The first architectural difference between the reference and the JIT, or "".
+std::string compare(const Hart& ref, Status ref_st, const Hart& jit, uint32_t jit_exit, const LoggingMemory& mem) {
+  const bool ref_trap = ref_st == Status::Trap, jit_trap = jit_exit == x64::kExitTrap;
+  if (ref_trap != jit_trap) return fmt::format("trap: interpreter {}, jit {}", ref_trap, jit_trap);
+  if (ref_trap && (ref.trap.cause != jit.trap.cause || ref.trap.tval != jit.trap.tval))
+    return fmt::format("trap: interpreter cause {} tval {:#x}, jit cause {} tval {:#x}", ref.trap.cause, ref.trap.tval,
+                       jit.trap.cause, jit.trap.tval);
+  if (ref.pc != jit.pc) return fmt::format("pc: interpreter {:#x}, jit {:#x}", ref.pc, jit.pc);
+  if (ref.instret != jit.instret) return fmt::format("instret: interpreter {}, jit {}", ref.instret, jit.instret);
+  for (unsigned r = 0; r < 32; r++)
+    if (ref.x[r] != jit.x[r]) return fmt::format("{}: interpreter {:#x}, jit {:#x}", kXNames[r], ref.x[r], jit.x[r]);
+  for (unsigned r = 0; r < 32; r++)
+    if (ref.f[r] != jit.f[r]) return fmt::format("f{}: interpreter {:#x}, jit {:#x}", r, ref.f[r], jit.f[r]);
+  if (ref.fflags != jit.fflags || ref.frm != jit.frm)
+    return fmt::format("fcsr: interpreter {:#x}, jit {:#x}", ref.frm << 5 | ref.fflags, jit.frm << 5 | jit.fflags);
+  if (ref.reservation != jit.reservation)
+    return fmt::format("reservation: interpreter {:#x}, jit {:#x}", ref.reservation, jit.reservation);
+  if (ref.transfers.head != jit.transfers.head)
+    return fmt::format("control transfers recorded: interpreter {}, jit {}", ref.transfers.head, jit.transfers.head);
+  for (uint64_t k = 0; k < TransferRing::kSize && k < ref.transfers.head; k++) {
+    const auto &a = ref.transfers.rec[k], &b = jit.transfers.rec[k];
+    if (a.source != b.source || a.target != b.target || a.type != b.type)
+      return fmt::format("control transfer record {}: interpreter {:#x}->{:#x} type {}, jit {:#x}->{:#x} type {}", k,
+                         a.source, a.target, a.type, b.source, b.target, b.type);
+  }
+  for (const auto& w : mem.writes())
+    if (mem.read(w.va, w.size) != w.after)
+      return fmt::format("memory at {:#x}: interpreter {:#x}, jit {:#x}", w.va, w.after, mem.read(w.va, w.size));
+  return {};
+}
+
+// The `time` CSR both passes of one block read: time moves between blocks, never inside a check.
+thread_local uint64_t t_block_time = 0;
+uint64_t block_time(const Hart&) { return t_block_time; }
+
+}  // namespace
+
+Status CheckEngine::interpret_block(Hart& ref, size_t n, uint64_t flat_limit) {
+  HostFaultScope scope(ref, &jit_, flat_limit);
+  if (sigsetjmp(scope.resume, 1)) return Status::Trap;
+  Status st = Status::Next;
+  for (size_t k = 0; k < n && st != Status::Trap && st != Status::Exit; k++) st = interp_.step(ref);
+  return st;
+}
+
+uint32_t CheckEngine::jit_block(Hart& h) {
+  HostFaultScope scope(h, &jit_);
+  if (sigsetjmp(scope.resume, 1)) return x64::kExitTrap;  // the fault, with the JIT's state recovered into h
+  return jit_.run_one_block(h);
+}
+
+void CheckEngine::run(Hart& h, TrapHandler& traps) {
+  struct TimeSwap {
+    Hart& h;
+    uint64_t (*real)(const Hart&) = h.csr.read_time;
+    TimeSwap(Hart& hart) : h(hart) { h.csr.read_time = block_time; }
+    ~TimeSwap() { h.csr.read_time = real; }
+  } time_swap(h);
+  // Covers the trap handler itself (a syscall touching guest memory).
+  HostFaultScope scope(h, &jit_);
+  if (sigsetjmp(scope.resume, 1) && !traps.on_trap(h)) return;
+  for (;;) {
+    const uint64_t start = h.pc;
+    t_block_time = time_swap.real(h);
+    const size_t n = jit_.block_length(h);
+    if (n == 0) {  // the block's first fetch faults: both engines agree by construction
+      if (!traps.on_trap(h)) return;
+      continue;
+    }
+    Hart ref = h;
+    LoggingMemory mem(h);
+    ref.mem_limit = 0;
+    ref.slow = &mem;
+    const Status st = interpret_block(ref, n, h.mem_limit);
+    mem.undo();
+
+    const uint32_t exit = jit_block(h);
+    std::string diff = compare(ref, st, h, exit, mem);
+    if (!diff.empty()) throw Error("lockstep check failed in the block at {:#x}: {}", start, diff);
+    if (exit == x64::kExitStop || (exit == x64::kExitTrap && !traps.on_trap(h))) return;
+  }
+}
+
+}  // namespace brisk

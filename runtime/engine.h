@@ -1,0 +1,27 @@
+// An execution engine runs a hart until its trap handler stops it.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "runtime/exec.h"
+
+namespace brisk {
+
+struct Engine {
+  virtual ~Engine() = default;
+  virtual void run(Hart& h, TrapHandler& traps) = 0;
+  // Guest memory in [start, end) is about to change under the engine (unmapped, remapped, written by
+  // the host): forget anything derived from it.
+  virtual void invalidate(Hart& h, uint64_t start, uint64_t end) {}
+};
+
+struct EngineOptions {
+  std::string name = "jit";  // jit (the default), interp (the reference), check (both in lockstep)
+  unsigned jit_regs = 10;    // guest registers kept in host registers by the JIT (0..10)
+};
+
+// Throws brisk::Error for an unknown engine.
+std::unique_ptr<Engine> make_engine(const EngineOptions& opt);
+
+}  // namespace brisk

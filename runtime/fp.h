@@ -1,0 +1,29 @@
+// F and D extension state helpers shared by the FP semantics (runtime/fp.cpp), the CSRs and the JIT.
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/hart.h"
+
+namespace brisk {
+
+// fcsr.fflags bits (unprivileged spec, "Accrued exception flag encoding").
+namespace fflag {
+constexpr uint8_t kNX = 1 << 0;  // inexact
+constexpr uint8_t kUF = 1 << 1;  // underflow
+constexpr uint8_t kOF = 1 << 2;  // overflow
+constexpr uint8_t kDZ = 1 << 3;  // divide by zero
+constexpr uint8_t kNV = 1 << 4;  // invalid operation
+}  // namespace fflag
+
+// Called whenever an instruction writes an f register, fflags or frm: the one place where system mode
+// will set mstatus.FS = Dirty.
+inline void fp_dirty(Hart&) {}
+
+// A single-precision value in a 64-bit f register is NaN-boxed: bits 63:32 all ones.
+inline uint64_t nan_box(uint32_t v) { return 0xffffffff00000000ull | v; }
+
+// The single-precision operand held in an f register; an improperly boxed value reads as the canonical NaN.
+inline uint32_t nan_unbox(uint64_t v) { return (v >> 32) == 0xffffffffu ? uint32_t(v) : 0x7fc00000u; }
+
+}  // namespace brisk

@@ -1,0 +1,75 @@
+#include "runtime/host_fault.h"
+
+#include <signal.h>
+#include <ucontext.h>
+
+#include <mutex>
+
+#include "runtime/guest_vm.h"
+
+namespace brisk {
+
+namespace {
+
+thread_local Hart* t_hart = nullptr;
+thread_local sigjmp_buf* t_resume = nullptr;
+thread_local HostFaultHooks* t_hooks = nullptr;
+thread_local uint64_t t_limit = 0;
+
+constexpr uint64_t kPageFaultWriteBit = 2;  // x86 page-fault error code: the access was a write
+
+void on_host_fault(int sig, siginfo_t* si, void* ctx) {
+  Hart* h = t_hart;
+  auto* addr = static_cast<uint8_t*>(si->si_addr);
+  if (h && t_resume && addr >= h->mem_base && addr < h->mem_base + t_limit + GuestVm::kGuard) {
+    uint64_t va = static_cast<uint64_t>(addr - h->mem_base);
+    const auto& uc = *static_cast<ucontext_t*>(ctx);
+    bool write = uc.uc_mcontext.gregs[REG_ERR] & kPageFaultWriteBit;
+    if (write && t_hooks && t_hooks->on_code_write(*h, va)) return;  // retry the store
+    // Translated code never fetches through flat memory; the interpreter's decode check does.
+    bool translated = t_hooks && t_hooks->recover(*h, uc);
+    uint64_t c;
+    if (sig == SIGBUS)  // a file mapping beyond its end: Linux sends SIGBUS, an access fault
+      c = write ? cause::kStoreAmoAccessFault : cause::kLoadAccessFault;
+    else if (!translated && !write && va - h->pc < 4)
+      c = cause::kInstructionPageFault;
+    else
+      c = write ? cause::kStoreAmoPageFault : cause::kLoadPageFault;
+    h->raise(c, va);
+    siglongjmp(*t_resume, 1);
+  }
+  // Not guest memory: a bug in brisk itself. Let the default action report it.
+  signal(sig, SIG_DFL);
+}
+
+void install_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa = {};
+    sa.sa_sigaction = on_host_fault;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, nullptr);
+    sigaction(SIGBUS, &sa, nullptr);
+  });
+}
+
+}  // namespace
+
+HostFaultScope::HostFaultScope(Hart& h, HostFaultHooks* hooks, uint64_t limit)
+    : prev_hart_(t_hart), prev_resume_(t_resume), prev_hooks_(t_hooks), prev_limit_(t_limit) {
+  install_once();
+  t_hart = &h;
+  t_resume = &resume;
+  t_hooks = hooks;
+  t_limit = limit == ~0ull ? h.mem_limit : limit;
+}
+
+HostFaultScope::~HostFaultScope() {
+  t_hart = prev_hart_;
+  t_resume = prev_resume_;
+  t_hooks = prev_hooks_;
+  t_limit = prev_limit_;
+}
+
+}  // namespace brisk

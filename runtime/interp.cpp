@@ -1,0 +1,74 @@
+#include "runtime/interp.h"
+
+#include "runtime/host_fault.h"
+#include "runtime/semantics.h"
+
+namespace brisk {
+
+bool fetch_insn(Hart& h, uint32_t& raw) {
+  uint16_t lo, hi;
+  if (!h.slow->fetch16(h, h.pc, lo)) return false;
+  if (insn_length(lo) == 2) {
+    raw = lo;
+    return true;
+  }
+  if (!h.slow->fetch16(h, h.pc + 2, hi)) return false;
+  raw = lo | uint32_t(hi) << 16;
+  return true;
+}
+
+namespace {
+
+// The bytes at pc as the decode cache last saw them: true if `raw` still matches. Flat memory is
+// read directly; anything else refetches through the checked path.
+bool same_bytes(Hart& h, uint32_t raw) {
+  uint32_t now;
+  if (h.pc < h.mem_limit) {
+    uint16_t lo;
+    std::memcpy(&lo, h.mem_base + h.pc, 2);
+    if (insn_length(lo) == 2) return lo == raw;
+    std::memcpy(&now, h.mem_base + h.pc, 4);
+    return now == raw;
+  }
+  return fetch_insn(h, now) && now == raw;
+}
+
+}  // namespace
+
+Status Interpreter::step(Hart& h) {
+  Entry& e = cache_[(h.pc >> 1) & (cache_.size() - 1)];
+  if (e.pc != h.pc || !same_bytes(h, e.insn.raw)) {
+    uint32_t raw;
+    if (!fetch_insn(h, raw)) return Status::Trap;
+    e.pc = h.pc;
+    e.insn = decode(raw);
+  }
+  const Insn& in = e.insn;
+  Status st = kSemantics[static_cast<unsigned>(in.op)](h, in);
+  switch (st) {
+    case Status::Next:
+      h.pc += in.len;
+      h.instret++;
+      break;
+    case Status::Jump:
+      h.instret++;
+      break;
+    case Status::Trap:
+    case Status::Exit:
+      break;
+  }
+  return st;
+}
+
+void Interpreter::run(Hart& h, TrapHandler& traps) {
+  HostFaultScope scope(h);
+  // A host fault on guest memory lands here with h.trap set and pc at the faulting instruction.
+  if (sigsetjmp(scope.resume, 1) && !traps.on_trap(h)) return;
+  for (;;) {
+    Status st = step(h);
+    if (st == Status::Trap && !traps.on_trap(h)) return;
+    if (st == Status::Exit) return;
+  }
+}
+
+}  // namespace brisk

@@ -1,0 +1,28 @@
+// The reference engine: fetch, decode and execute one instruction at a time through kSemantics.
+#pragma once
+
+#include <array>
+
+#include "runtime/engine.h"
+
+namespace brisk {
+
+class Interpreter : public Engine {
+ public:
+  void run(Hart& h, TrapHandler& traps) override;
+
+  // Executes the instruction at h.pc: on completion advances pc and instret; on Status::Trap leaves
+  // both, with h.trap set.
+  Status step(Hart& h);
+
+ private:
+  struct Entry {
+    uint64_t pc = ~0ull;
+    Insn insn;
+  };
+  // Direct-mapped by pc; an entry is used only while the bytes at pc still match insn.raw, which
+  // also makes self-modifying code safe without fence.i.
+  std::array<Entry, 4096> cache_;
+};
+
+}  // namespace brisk

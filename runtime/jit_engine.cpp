@@ -1,0 +1,187 @@
+#include "runtime/jit_engine.h"
+
+#include <csignal>
+#include <cstring>
+#include <stdexcept>
+
+#include "runtime/hart.h"
+
+namespace brisk {
+
+namespace {
+
+constexpr size_t kArenaSize = 256u << 20;
+constexpr uint64_t kPage = 4096;
+
+uint64_t page_of(uint64_t va) { return va & ~(kPage - 1); }
+
+// ucontext register index of each asmjit general-purpose register id (rax=0 ... r15=15).
+constexpr int kGregOfId[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
+                               REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
+
+void patch_jump(uint8_t* jmp, const uint8_t* target) {
+  int32_t rel = static_cast<int32_t>(target - (jmp + 5));
+  std::memcpy(jmp + 1, &rel, 4);
+}
+
+}  // namespace
+
+JitEngine::JitEngine(const EngineOptions& opt) : opt_(opt), arena_(kArenaSize) {
+  tramp_ = x64::emit_trampolines(arena_, opt_.jit_regs);
+  arena_start_ = arena_.cursor();
+}
+
+uint64_t JitEngine::mode_key(const Hart& h) {
+  return static_cast<uint64_t>(h.priv) | uint64_t(h.transfer_sink) << 2 | uint64_t(h.ialign_mask) << 3;
+}
+
+JitEngine::Block* JitEngine::block_for(Hart& h) {
+  const Key key{h.pc, mode_key(h)};
+  auto it = blocks_.find(key);
+  if (it != blocks_.end()) return it->second;
+
+  x64::TranslateConfig cfg;
+  cfg.mapped_regs = opt_.jit_regs;
+  cfg.transfer_hooks = h.transfer_sink;
+  cfg.flat_limit = h.mem_limit;
+  auto b = std::make_unique<Block>();
+  b->key = key.mode;
+  try {
+    if (!x64::translate(arena_, tramp_, cfg, h, b->bc)) return nullptr;
+  } catch (const std::length_error&) {
+    flush_all(h);
+    if (!x64::translate(arena_, tramp_, cfg, h, b->bc)) return nullptr;
+  }
+  Block* raw = b.get();
+  all_.push_back(std::move(b));
+  blocks_[key] = raw;
+  by_code_[raw->bc.code] = raw;
+  for (uint64_t p = page_of(raw->bc.pc); p < raw->bc.end_pc; p += kPage) {
+    if (by_page_.find(p) == by_page_.end()) h.slow->watch_code(p);
+    by_page_.emplace(p, raw);
+  }
+  stats_.blocks++;
+  return raw;
+}
+
+void JitEngine::link(Block* from, unsigned exit, Block* to) {
+  patch_jump(from->bc.code + from->bc.exits[exit].jmp_off, to->bc.code);
+  to->incoming.emplace_back(from, exit);
+  stats_.links++;
+}
+
+void JitEngine::drop(Block* b) {
+  if (!b->valid) return;
+  b->valid = false;
+  blocks_.erase(Key{b->bc.pc, b->key});
+  by_code_.erase(b->bc.code);
+  // Whoever jumps here directly goes back to its unlinked stub, and so to the exec loop.
+  for (auto [src, exit] : b->incoming)
+    if (src->valid) patch_jump(src->bc.code + src->bc.exits[exit].jmp_off, src->bc.code + src->bc.exits[exit].stub_off);
+  b->incoming.clear();
+  auto& e = lookup_[(b->bc.pc >> 1) % x64::kLookupEntries];
+  if (e.code == b->bc.code) e = {};
+  stats_.invalidated++;
+}
+
+void JitEngine::invalidate(Hart& h, uint64_t start, uint64_t end) {
+  for (uint64_t p = page_of(start); p < end; p += kPage) {
+    auto [lo, hi] = by_page_.equal_range(p);
+    if (lo == hi) continue;
+    for (auto it = lo; it != hi; ++it) drop(it->second);
+    by_page_.erase(lo, hi);
+    h.slow->unwatch_code(p);
+  }
+}
+
+void JitEngine::flush_all(Hart& h) {
+  for (auto& [page, b] : by_page_) h.slow->unwatch_code(page);  // idempotent per page
+  by_page_.clear();
+  blocks_.clear();
+  by_code_.clear();
+  all_.clear();
+  lookup_.fill({});
+  arena_.reset_to(arena_start_);
+  stats_.flushes++;
+}
+
+JitEngine::Block* JitEngine::block_at_host(const void* p) const {
+  auto it = by_code_.upper_bound(static_cast<const uint8_t*>(p));
+  if (it == by_code_.begin()) return nullptr;
+  Block* b = std::prev(it)->second;
+  auto* c = static_cast<const uint8_t*>(p);
+  return c < b->bc.code + b->bc.size ? b : nullptr;
+}
+
+bool JitEngine::on_code_write(Hart& h, uint64_t va) {
+  if (by_page_.find(page_of(va)) == by_page_.end()) return false;
+  // The block running now may be among the dropped ones; it finishes as translated, which the ISA
+  // allows: stores reach instruction fetch only after fence.i, and fence.i ends the block.
+  invalidate(h, page_of(va), page_of(va) + kPage);
+  return true;
+}
+
+bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
+  const auto* rip = reinterpret_cast<const uint8_t*>(ctx.uc_mcontext.gregs[REG_RIP]);
+  if (!arena_.contains(rip)) return false;
+  Block* b = block_at_host(rip);
+  if (!b) return false;
+  const uint32_t off = static_cast<uint32_t>(rip - b->bc.code);
+  for (const auto& f : b->bc.faults) {
+    if (f.host_off != off) continue;
+    h.pc = b->bc.insn_pc[f.index];
+    h.instret += f.pending;
+    for (unsigned i = 0; i < opt_.jit_regs; i++)
+      h.x[x64::kMappedGuestOrder[i]] = static_cast<uint64_t>(ctx.uc_mcontext.gregs[kGregOfId[x64::mapped_host_id(i)]]);
+    return true;
+  }
+  return false;
+}
+
+uint32_t JitEngine::run_one_block(Hart& h) {
+  h.jit_lookup = lookup_.data();  // never filled outside run(): indirect exits always come back
+  Block* b = block_for(h);
+  if (!b) return x64::kExitTrap;
+  return tramp_.enter(&h, b->bc.code);
+}
+
+size_t JitEngine::block_length(Hart& h) {
+  Block* b = block_for(h);
+  return b ? b->bc.insns.size() : 0;
+}
+
+void JitEngine::run(Hart& h, TrapHandler& traps) {
+  HostFaultScope scope(h, this);
+  h.jit_lookup = lookup_.data();
+  // A guest fault in translated code or a helper lands here with the state recovered.
+  if (sigsetjmp(scope.resume, 1) && !traps.on_trap(h)) return;
+  for (;;) {
+    Block* b = block_for(h);
+    if (!b) {
+      if (!traps.on_trap(h)) return;
+      continue;
+    }
+    lookup_[(h.pc >> 1) % x64::kLookupEntries] = {h.pc, b->bc.code};
+    const uint32_t exit = tramp_.enter(&h, b->bc.code);
+    switch (exit) {
+      case x64::kExitDispatch: break;
+      case x64::kExitLink: {
+        Block* to = block_for(h);  // first: translating may flush, and `from` with it
+        Block* from = block_at_host(reinterpret_cast<const void*>(h.jit_exit_site));
+        if (from && to && from->key == to->key) {
+          for (unsigned e = 0; e < from->bc.exits.size(); e++)
+            if (from->bc.code + from->bc.exits[e].jmp_off == reinterpret_cast<uint8_t*>(h.jit_exit_site))
+              link(from, e, to);
+        }
+        break;
+      }
+      case x64::kExitTrap:
+        if (!traps.on_trap(h)) return;
+        break;
+      default:  // kExitStop
+        return;
+    }
+  }
+}
+
+}  // namespace brisk

@@ -1,0 +1,636 @@
+// riscv64 Linux system calls, emulated on the x86-64 host kernel. Most pass through with guest
+// pointers translated; the structures whose layout differs between the two ABIs are converted.
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "runtime/diag.h"
+#include "runtime/linux_user.h"
+
+namespace brisk {
+
+namespace nr {
+#define SYSCALL(n, name) constexpr uint64_t name = n;
+#include "runtime/linux_syscalls.def"
+#undef SYSCALL
+}  // namespace nr
+
+namespace {
+
+const char* syscall_name(uint64_t n) {
+  static const std::map<uint64_t, const char*> names = {
+#define SYSCALL(n, name) {n, #name},
+#include "runtime/linux_syscalls.def"
+#undef SYSCALL
+  };
+  auto it = names.find(n);
+  return it == names.end() ? "unknown" : it->second;
+}
+
+// A host syscall's result in the kernel's convention: the value, or -errno.
+int64_t host(long r) { return r < 0 ? -errno : r; }
+
+// struct stat of the generic 64-bit ABI (include/uapi/asm-generic/stat.h), which riscv64 uses.
+struct RvStat {
+  uint64_t dev, ino;
+  uint32_t mode, nlink, uid, gid;
+  uint64_t rdev, pad1;
+  int64_t size;
+  int32_t blksize, pad2;
+  int64_t blocks;
+  int64_t atime;
+  uint64_t atime_nsec;
+  int64_t mtime;
+  uint64_t mtime_nsec;
+  int64_t ctime;
+  uint64_t ctime_nsec;
+  uint32_t unused4, unused5;
+};
+static_assert(sizeof(RvStat) == 128);
+
+RvStat to_rv(const struct stat& s) {
+  RvStat r{};
+  r.dev = s.st_dev;
+  r.ino = s.st_ino;
+  r.mode = s.st_mode;
+  r.nlink = static_cast<uint32_t>(s.st_nlink);
+  r.uid = s.st_uid;
+  r.gid = s.st_gid;
+  r.rdev = s.st_rdev;
+  r.size = s.st_size;
+  r.blksize = static_cast<int32_t>(s.st_blksize);
+  r.blocks = s.st_blocks;
+  r.atime = s.st_atim.tv_sec;
+  r.atime_nsec = static_cast<uint64_t>(s.st_atim.tv_nsec);
+  r.mtime = s.st_mtim.tv_sec;
+  r.mtime_nsec = static_cast<uint64_t>(s.st_mtim.tv_nsec);
+  r.ctime = s.st_ctim.tv_sec;
+  r.ctime_nsec = static_cast<uint64_t>(s.st_ctim.tv_nsec);
+  return r;
+}
+
+// riscv_hwprobe keys and values (arch/riscv/include/uapi/asm/hwprobe.h).
+constexpr int64_t kHwprobeMvendorid = 0, kHwprobeMarchid = 1, kHwprobeMimpid = 2, kHwprobeBaseBehavior = 3,
+                  kHwprobeImaExt0 = 4, kHwprobeCpuperf0 = 5, kHwprobeZicbozBlockSize = 6;
+constexpr uint64_t kHwprobeBaseBehaviorIma = 1;
+constexpr uint64_t kHwprobeImaFd = 1 << 0, kHwprobeImaC = 1 << 1, kHwprobeExtZba = 1 << 3,
+                   kHwprobeExtZbb = 1 << 4, kHwprobeExtZbs = 1 << 5, kHwprobeExtZicboz = 1 << 6,
+                   kHwprobeExtZicond = 1ull << 35;
+constexpr uint64_t kHwprobeMisalignedFast = 3;
+
+}  // namespace
+
+std::string LinuxUser::host_path_arg(uint64_t va, int64_t& err) {
+  std::string guest;
+  if (!guest_string(va, guest)) {
+    err = -EFAULT;
+    return {};
+  }
+  err = 0;
+  return host_path(guest);
+}
+
+int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
+  auto i = [&](int k) { return static_cast<int>(a[k]); };
+  auto ptr = [&](uint64_t va, uint64_t len, int prot) -> void* { return guest_ptr(va, len, prot); };
+  constexpr int R = PROT_READ, W = PROT_WRITE;
+  int64_t err = 0;
+
+  switch (n) {
+    // --- process ---
+    case nr::exit:
+    case nr::exit_group:
+      exit_code_ = i(0) & 0xff;
+      exit_requested_ = true;
+      return 0;
+    case nr::getpid: return getpid();
+    case nr::gettid: return getpid();  // one thread: its tid is the pid
+    case nr::getppid: return getppid();
+    case nr::getuid: return getuid();
+    case nr::geteuid: return geteuid();
+    case nr::getgid: return getgid();
+    case nr::getegid: return getegid();
+    case nr::getpgid: return host(getpgid(i(0)));
+    case nr::setpgid: return host(setpgid(i(0), i(1)));
+    case nr::getsid: return host(getsid(i(0)));
+    case nr::setsid: return host(setsid());
+    case nr::getresuid:
+    case nr::getresgid: {
+      auto* p = static_cast<uint32_t*>(ptr(a[0], 4, W));
+      auto* q = static_cast<uint32_t*>(ptr(a[1], 4, W));
+      auto* r = static_cast<uint32_t*>(ptr(a[2], 4, W));
+      if (!p || !q || !r) return -EFAULT;
+      *p = *q = *r = n == nr::getresuid ? getuid() : getgid();
+      return 0;
+    }
+    case nr::getgroups: {
+      void* p = a[0] ? ptr(a[1], a[0] * 4, W) : nullptr;
+      if (a[0] && !p) return -EFAULT;
+      return host(getgroups(i(0), static_cast<gid_t*>(p)));
+    }
+    case nr::set_tid_address: return getpid();
+    case nr::set_robust_list: return 0;
+    // glibc registers restartable sequences when the kernel has them; like a kernel built without
+    // CONFIG_RSEQ, brisk says it has none, and glibc carries on.
+    case nr::rseq: return -ENOSYS;
+    case nr::prctl: return -EINVAL;
+    // Like a kernel booted with Landlock disabled: programs that sandbox themselves carry on without.
+    case nr::landlock_create_ruleset: return -EOPNOTSUPP;
+    case nr::umask: return umask(static_cast<mode_t>(a[0]));
+    case nr::uname: {
+      auto* u = static_cast<struct utsname*>(ptr(a[0], sizeof(struct utsname), W));
+      if (!u) return -EFAULT;
+      if (::uname(u) != 0) return -errno;
+      std::strcpy(u->machine, "riscv64");
+      return 0;
+    }
+    case nr::sched_getaffinity: {
+      // One hart: CPU 0 only.
+      if (a[1] < 8) return -EINVAL;
+      auto* m = static_cast<uint8_t*>(ptr(a[2], 8, W));
+      if (!m) return -EFAULT;
+      std::memset(m, 0, 8);
+      m[0] = 1;
+      return 8;
+    }
+    case nr::sched_yield: return 0;
+    case nr::getcpu: {
+      if (a[0]) {
+        auto* c = static_cast<uint32_t*>(ptr(a[0], 4, W));
+        if (!c) return -EFAULT;
+        *c = 0;
+      }
+      if (a[1]) {
+        auto* c = static_cast<uint32_t*>(ptr(a[1], 4, W));
+        if (!c) return -EFAULT;
+        *c = 0;
+      }
+      return 0;
+    }
+    case nr::prlimit64: {
+      const void* nv = a[2] ? ptr(a[2], sizeof(rlimit), R) : nullptr;
+      void* ov = a[3] ? ptr(a[3], sizeof(rlimit), W) : nullptr;
+      if ((a[2] && !nv) || (a[3] && !ov)) return -EFAULT;
+      return host(::syscall(SYS_prlimit64, i(0), i(1), nv, ov));
+    }
+    case nr::getrlimit:
+    case nr::setrlimit: {
+      void* p = ptr(a[1], sizeof(rlimit), n == nr::getrlimit ? W : R);
+      if (!p) return -EFAULT;
+      return host(::syscall(n == nr::getrlimit ? SYS_getrlimit : SYS_setrlimit, i(0), p));
+    }
+    case nr::getrusage: {
+      void* p = ptr(a[1], sizeof(rusage), W);
+      return p ? host(::syscall(SYS_getrusage, i(0), p)) : -EFAULT;
+    }
+    case nr::sysinfo: {
+      void* p = ptr(a[0], 112, W);
+      return p ? host(::syscall(SYS_sysinfo, p)) : -EFAULT;
+    }
+    case nr::times: {
+      void* p = a[0] ? ptr(a[0], 32, W) : nullptr;
+      if (a[0] && !p) return -EFAULT;
+      return host(::syscall(SYS_times, p));
+    }
+
+    // --- signals: recorded; a fatal one sent to ourselves ends the run ---
+    case nr::rt_sigaction: {
+      int sig = i(0);
+      if (sig < 1 || sig > 64 || a[3] != 8) return -EINVAL;
+      if (a[2]) {
+        auto* o = static_cast<SigAction*>(ptr(a[2], sizeof(SigAction), W));
+        if (!o) return -EFAULT;
+        *o = sigactions_[sig];
+      }
+      if (a[1]) {
+        if (sig == SIGKILL || sig == SIGSTOP) return -EINVAL;
+        auto* nv = static_cast<const SigAction*>(ptr(a[1], sizeof(SigAction), R));
+        if (!nv) return -EFAULT;
+        sigactions_[sig] = *nv;
+      }
+      return 0;
+    }
+    case nr::rt_sigprocmask: {
+      if (a[3] != 8) return -EINVAL;
+      uint64_t old = sigmask_;
+      if (a[1]) {
+        auto* s = static_cast<const uint64_t*>(ptr(a[1], 8, R));
+        if (!s) return -EFAULT;
+        switch (i(0)) {
+          case SIG_BLOCK: sigmask_ |= *s; break;
+          case SIG_UNBLOCK: sigmask_ &= ~*s; break;
+          case SIG_SETMASK: sigmask_ = *s; break;
+          default: return -EINVAL;
+        }
+      }
+      if (a[2]) {
+        auto* o = static_cast<uint64_t*>(ptr(a[2], 8, W));
+        if (!o) return -EFAULT;
+        *o = old;
+      }
+      return 0;
+    }
+    case nr::sigaltstack: {
+      if (a[1]) {
+        auto* o = static_cast<uint64_t*>(ptr(a[1], 24, W));
+        if (!o) return -EFAULT;
+        o[0] = 0;
+        o[1] = SS_DISABLE;
+        o[2] = 0;
+      }
+      return 0;
+    }
+    case nr::kill:
+    case nr::tkill:
+    case nr::tgkill: {
+      int sig = n == nr::tgkill ? i(2) : i(1);
+      int target = n == nr::tgkill ? i(1) : i(0);
+      if (target != getpid() && !(n == nr::kill && target == 0)) return host(::kill(target, sig));
+      if (sig == 0) return 0;
+      uint64_t handler = sigactions_[sig].handler;
+      if (handler == reinterpret_cast<uint64_t>(SIG_IGN)) return 0;
+      if (handler != reinterpret_cast<uint64_t>(SIG_DFL))
+        warn_once(n, fmt::format("signal handlers are not run: SIG{} ends the program", sigabbrev_np(sig)));
+      if (sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH || sig == SIGCONT) return 0;
+      die(sig, "sent by the program itself");
+      exit_requested_ = true;
+      return 0;
+    }
+
+    // --- files ---
+    case nr::openat: {
+      std::string p = host_path_arg(a[1], err);
+      if (err) return err;
+      return host(::syscall(SYS_openat, i(0), p.c_str(), i(2), static_cast<mode_t>(a[3])));
+    }
+    // brisk's own stderr (diag_fd) is invisible to the guest: it can neither close nor replace it.
+    case nr::close: return i(0) == diag_fd() ? -EBADF : host(::close(i(0)));
+    case nr::close_range: {
+      unsigned lo = static_cast<unsigned>(a[0]), hi = static_cast<unsigned>(a[1]);
+      unsigned mine = static_cast<unsigned>(diag_fd());
+      if (lo > hi) return -EINVAL;
+      if (mine < lo || mine > hi) return host(::syscall(SYS_close_range, lo, hi, i(2)));
+      if (lo < mine && ::syscall(SYS_close_range, lo, mine - 1, i(2)) != 0) return -errno;
+      return mine < hi ? host(::syscall(SYS_close_range, mine + 1, hi, i(2))) : 0;
+    }
+    case nr::dup: return host(::dup(i(0)));
+    case nr::dup3: return i(1) == diag_fd() ? -EBADF : host(::dup3(i(0), i(1), i(2)));
+    case nr::fcntl: {
+      int cmd = i(1);
+      if (cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW || cmd == F_OFD_GETLK || cmd == F_OFD_SETLK ||
+          cmd == F_OFD_SETLKW) {
+        void* p = ptr(a[2], sizeof(struct flock), R | W);
+        return p ? host(::fcntl(i(0), cmd, p)) : -EFAULT;
+      }
+      return host(::fcntl(i(0), cmd, a[2]));
+    }
+    case nr::read: {
+      void* p = ptr(a[1], a[2], W);
+      return p ? host(::read(i(0), p, a[2])) : -EFAULT;
+    }
+    case nr::write: {
+      const void* p = ptr(a[1], a[2], R);
+      return p ? host(::write(i(0), p, a[2])) : -EFAULT;
+    }
+    case nr::pread64: {
+      void* p = ptr(a[1], a[2], W);
+      return p ? host(::pread(i(0), p, a[2], static_cast<off_t>(a[3]))) : -EFAULT;
+    }
+    case nr::pwrite64: {
+      const void* p = ptr(a[1], a[2], R);
+      return p ? host(::pwrite(i(0), p, a[2], static_cast<off_t>(a[3]))) : -EFAULT;
+    }
+    case nr::readv:
+    case nr::writev:
+    case nr::preadv:
+    case nr::pwritev: {
+      if (a[2] > IOV_MAX) return -EINVAL;
+      auto* g = static_cast<const uint64_t*>(ptr(a[1], a[2] * 16, R));
+      if (!g && a[2]) return -EFAULT;
+      bool reading = n == nr::readv || n == nr::preadv;
+      std::vector<iovec> v(a[2]);
+      for (size_t k = 0; k < a[2]; k++) {
+        v[k].iov_len = g[2 * k + 1];
+        v[k].iov_base = ptr(g[2 * k], g[2 * k + 1], reading ? W : R);
+        if (!v[k].iov_base && v[k].iov_len) return -EFAULT;
+      }
+      int cnt = static_cast<int>(v.size());
+      switch (n) {
+        case nr::readv: return host(::readv(i(0), v.data(), cnt));
+        case nr::writev: return host(::writev(i(0), v.data(), cnt));
+        case nr::preadv: return host(::preadv(i(0), v.data(), cnt, static_cast<off_t>(a[3])));
+        default: return host(::pwritev(i(0), v.data(), cnt, static_cast<off_t>(a[3])));
+      }
+    }
+    case nr::lseek: return host(::lseek(i(0), static_cast<off_t>(a[1]), i(2)));
+    case nr::ioctl: {
+      unsigned long req = a[1];
+      switch (req) {
+        case TCGETS:
+        case TCSETS:
+        case TCSETSW:
+        case TCSETSF: {
+          // struct termios of the kernel ABI: identical on riscv64 and x86-64.
+          void* p = ptr(a[2], 36, req == TCGETS ? W : R);
+          return p ? host(::ioctl(i(0), req, p)) : -EFAULT;
+        }
+        case TIOCGWINSZ:
+        case TIOCSWINSZ: {
+          void* p = ptr(a[2], sizeof(winsize), req == TIOCGWINSZ ? W : R);
+          return p ? host(::ioctl(i(0), req, p)) : -EFAULT;
+        }
+        case TIOCGPGRP:
+        case TIOCSPGRP:
+        case FIONREAD:
+        case FIONBIO: {
+          void* p = ptr(a[2], 4, R | W);
+          return p ? host(::ioctl(i(0), req, p)) : -EFAULT;
+        }
+        case FIOCLEX:
+        case FIONCLEX: return host(::ioctl(i(0), req));
+        default:
+          warn_once(n << 32 | req, fmt::format("ioctl request {:#x} is not implemented; returning -ENOTTY", req));
+          return -ENOTTY;
+      }
+    }
+    case nr::fstat: {
+      auto* out = static_cast<RvStat*>(ptr(a[1], sizeof(RvStat), W));
+      if (!out) return -EFAULT;
+      struct stat s;
+      if (::fstat(i(0), &s) != 0) return -errno;
+      *out = to_rv(s);
+      return 0;
+    }
+    case nr::newfstatat: {
+      std::string p = host_path_arg(a[1], err);
+      if (err) return err;
+      auto* out = static_cast<RvStat*>(ptr(a[2], sizeof(RvStat), W));
+      if (!out) return -EFAULT;
+      struct stat s;
+      if (::fstatat(i(0), p.c_str(), &s, i(3)) != 0) return -errno;
+      *out = to_rv(s);
+      return 0;
+    }
+    case nr::statx: {
+      std::string p = host_path_arg(a[1], err);
+      if (err) return err;
+      void* out = ptr(a[4], 256, W);  // struct statx has one layout on every architecture
+      return out ? host(::syscall(SYS_statx, i(0), p.c_str(), i(2), static_cast<unsigned>(a[3]), out)) : -EFAULT;
+    }
+    case nr::statfs: {
+      std::string p = host_path_arg(a[0], err);
+      if (err) return err;
+      void* out = ptr(a[1], 120, W);
+      return out ? host(::syscall(SYS_statfs, p.c_str(), out)) : -EFAULT;
+    }
+    case nr::fstatfs: {
+      void* out = ptr(a[1], 120, W);
+      return out ? host(::syscall(SYS_fstatfs, i(0), out)) : -EFAULT;
+    }
+    case nr::readlinkat: {
+      std::string guest;
+      if (!guest_string(a[1], guest)) return -EFAULT;
+      char* buf = static_cast<char*>(ptr(a[2], a[3], W));
+      if (!buf) return -EFAULT;
+      if (guest == "/proc/self/exe") {
+        size_t len = std::min<size_t>(exe_path_.size(), a[3]);
+        std::memcpy(buf, exe_path_.data(), len);
+        return static_cast<int64_t>(len);
+      }
+      return host(::readlinkat(i(0), host_path(guest).c_str(), buf, a[3]));
+    }
+    case nr::getcwd: {
+      char* buf = static_cast<char*>(ptr(a[0], a[1], W));
+      if (!buf) return -EFAULT;
+      return host(::syscall(SYS_getcwd, buf, a[1]));
+    }
+    case nr::chdir: {
+      std::string p = host_path_arg(a[0], err);
+      return err ? err : host(::chdir(p.c_str()));
+    }
+    case nr::fchdir: return host(::fchdir(i(0)));
+    case nr::faccessat:
+    case nr::faccessat2: {
+      std::string p = host_path_arg(a[1], err);
+      if (err) return err;
+      return host(::syscall(SYS_faccessat2, i(0), p.c_str(), i(2), n == nr::faccessat2 ? i(3) : 0));
+    }
+    case nr::getdents64: {
+      // struct linux_dirent64 has one layout on every architecture.
+      void* p = ptr(a[1], a[2], W);
+      return p ? host(::syscall(SYS_getdents64, i(0), p, a[2])) : -EFAULT;
+    }
+    case nr::mkdirat: {
+      std::string p = host_path_arg(a[1], err);
+      return err ? err : host(::mkdirat(i(0), p.c_str(), static_cast<mode_t>(a[2])));
+    }
+    case nr::unlinkat: {
+      std::string p = host_path_arg(a[1], err);
+      return err ? err : host(::unlinkat(i(0), p.c_str(), i(2)));
+    }
+    case nr::renameat2: {
+      std::string from = host_path_arg(a[1], err);
+      if (err) return err;
+      std::string to = host_path_arg(a[3], err);
+      if (err) return err;
+      return host(::syscall(SYS_renameat2, i(0), from.c_str(), i(2), to.c_str(), static_cast<unsigned>(a[4])));
+    }
+    case nr::symlinkat: {
+      std::string target;
+      if (!guest_string(a[0], target)) return -EFAULT;
+      std::string p = host_path_arg(a[2], err);
+      return err ? err : host(::symlinkat(target.c_str(), i(1), p.c_str()));
+    }
+    case nr::linkat: {
+      std::string from = host_path_arg(a[1], err);
+      if (err) return err;
+      std::string to = host_path_arg(a[3], err);
+      return err ? err : host(::linkat(i(0), from.c_str(), i(2), to.c_str(), i(4)));
+    }
+    case nr::fchmod: return host(::fchmod(i(0), static_cast<mode_t>(a[1])));
+    case nr::fchmodat: {
+      std::string p = host_path_arg(a[1], err);
+      return err ? err : host(::syscall(SYS_fchmodat, i(0), p.c_str(), static_cast<mode_t>(a[2])));
+    }
+    case nr::fchown: return host(::fchown(i(0), static_cast<uid_t>(a[1]), static_cast<gid_t>(a[2])));
+    case nr::fchownat: {
+      std::string p = host_path_arg(a[1], err);
+      return err ? err : host(::fchownat(i(0), p.c_str(), static_cast<uid_t>(a[2]), static_cast<gid_t>(a[3]), i(4)));
+    }
+    case nr::utimensat: {
+      std::string p;
+      if (a[1]) {
+        p = host_path_arg(a[1], err);
+        if (err) return err;
+      }
+      const void* t = a[2] ? ptr(a[2], 32, R) : nullptr;
+      if (a[2] && !t) return -EFAULT;
+      return host(::syscall(SYS_utimensat, i(0), a[1] ? p.c_str() : nullptr, t, i(3)));
+    }
+    case nr::ftruncate: return host(::ftruncate(i(0), static_cast<off_t>(a[1])));
+    case nr::truncate: {
+      std::string p = host_path_arg(a[0], err);
+      return err ? err : host(::truncate(p.c_str(), static_cast<off_t>(a[1])));
+    }
+    case nr::fallocate: return host(::fallocate(i(0), i(1), static_cast<off_t>(a[2]), static_cast<off_t>(a[3])));
+    case nr::fsync: return host(::fsync(i(0)));
+    case nr::fdatasync: return host(::fdatasync(i(0)));
+    case nr::sync: ::sync(); return 0;
+    case nr::fadvise64: return 0;
+    case nr::pipe2: {
+      auto* fds = static_cast<int*>(ptr(a[0], 8, W));
+      return fds ? host(::pipe2(fds, i(1))) : -EFAULT;
+    }
+    case nr::sendfile: {
+      void* off = a[2] ? ptr(a[2], 8, R | W) : nullptr;
+      if (a[2] && !off) return -EFAULT;
+      return host(::syscall(SYS_sendfile, i(0), i(1), off, a[3]));
+    }
+    case nr::copy_file_range: {
+      void* ino = a[1] ? ptr(a[1], 8, R | W) : nullptr;
+      void* outo = a[3] ? ptr(a[3], 8, R | W) : nullptr;
+      if ((a[1] && !ino) || (a[3] && !outo)) return -EFAULT;
+      return host(::syscall(SYS_copy_file_range, i(0), ino, i(2), outo, a[4], static_cast<unsigned>(a[5])));
+    }
+    case nr::ppoll: {
+      void* fds = a[1] ? ptr(a[0], a[1] * sizeof(pollfd), R | W) : nullptr;
+      const void* ts = a[2] ? ptr(a[2], 16, R) : nullptr;
+      if ((a[1] && !fds) || (a[2] && !ts)) return -EFAULT;
+      return host(::syscall(SYS_ppoll, fds, a[1], ts, nullptr, 0));
+    }
+    case nr::pselect6: {
+      size_t bytes = (a[0] + 63) / 64 * 8;
+      void* sets[3];
+      for (int k = 0; k < 3; k++) {
+        sets[k] = a[1 + k] ? ptr(a[1 + k], bytes, R | W) : nullptr;
+        if (a[1 + k] && !sets[k]) return -EFAULT;
+      }
+      void* ts = a[4] ? ptr(a[4], 16, R | W) : nullptr;
+      if (a[4] && !ts) return -EFAULT;
+      return host(::syscall(SYS_pselect6, i(0), sets[0], sets[1], sets[2], ts, nullptr));
+    }
+    case nr::memfd_create: {
+      std::string name;
+      if (!guest_string(a[0], name)) return -EFAULT;
+      return host(::syscall(SYS_memfd_create, name.c_str(), static_cast<unsigned>(a[1])));
+    }
+
+    // --- memory ---
+    case nr::brk: return static_cast<int64_t>(vm_.brk(a[0]));
+    case nr::mmap: return vm_.map(a[0], a[1], i(2), i(3), i(4), a[5]);
+    case nr::munmap: return vm_.unmap(a[0], a[1]);
+    case nr::mprotect: return vm_.protect(a[0], a[1], i(2));
+    case nr::mremap: return vm_.remap(a[0], a[1], a[2], i(3), a[4]);
+    case nr::madvise:
+      // MADV_DONTNEED must really drop private pages: the next read sees zeros.
+      if (i(2) == MADV_DONTNEED && vm_.accessible(a[0], a[1], 0)) return host(::madvise(vm_.base() + a[0], a[1], MADV_DONTNEED));
+      return 0;
+    case nr::msync:
+      return vm_.accessible(a[0], a[1], 0) ? host(::msync(vm_.base() + a[0], a[1], i(2))) : -ENOMEM;
+    case nr::mlock:
+    case nr::munlock:
+    case nr::mlockall:
+    case nr::munlockall: return 0;
+
+    // --- time ---
+    case nr::clock_gettime:
+    case nr::clock_getres: {
+      void* ts = a[1] ? ptr(a[1], 16, W) : nullptr;
+      if (a[1] && !ts) return -EFAULT;
+      return host(::syscall(n == nr::clock_gettime ? SYS_clock_gettime : SYS_clock_getres, i(0), ts));
+    }
+    case nr::gettimeofday: {
+      void* tv = a[0] ? ptr(a[0], 16, W) : nullptr;
+      void* tz = a[1] ? ptr(a[1], 8, W) : nullptr;
+      if ((a[0] && !tv) || (a[1] && !tz)) return -EFAULT;
+      return host(::syscall(SYS_gettimeofday, tv, tz));
+    }
+    case nr::nanosleep: {
+      const void* req = ptr(a[0], 16, R);
+      void* rem = a[1] ? ptr(a[1], 16, W) : nullptr;
+      if (!req || (a[1] && !rem)) return -EFAULT;
+      return host(::syscall(SYS_nanosleep, req, rem));
+    }
+    case nr::clock_nanosleep: {
+      const void* req = ptr(a[2], 16, R);
+      void* rem = a[3] ? ptr(a[3], 16, W) : nullptr;
+      if (!req || (a[3] && !rem)) return -EFAULT;
+      int r = ::clock_nanosleep(static_cast<clockid_t>(a[0]), i(1), static_cast<const timespec*>(req),
+                                static_cast<timespec*>(rem));
+      return -r;
+    }
+    case nr::getrandom: {
+      void* p = ptr(a[0], a[1], W);
+      return p ? host(::syscall(SYS_getrandom, p, a[1], static_cast<unsigned>(a[2]))) : -EFAULT;
+    }
+
+    // --- threads: one thread, so nothing ever waits ---
+    case nr::futex: {
+      int op = i(1) & FUTEX_CMD_MASK;
+      if (op == FUTEX_WAKE || op == FUTEX_WAKE_BITSET) return 0;
+      if (op == FUTEX_WAIT || op == FUTEX_WAIT_BITSET) {
+        auto* w = static_cast<const uint32_t*>(ptr(a[0], 4, R));
+        if (!w) return -EFAULT;
+        if (*w != static_cast<uint32_t>(a[2])) return -EAGAIN;
+        return a[3] ? -ETIMEDOUT : -EDEADLK;  // no other thread could ever wake us
+      }
+      return -ENOSYS;
+    }
+
+    // --- RISC-V specific ---
+    case nr::riscv_flush_icache: return 0;  // decoded code is checked against memory on every use
+    case nr::riscv_hwprobe: {
+      if (a[3] != 0 && a[2] != 0) return -EINVAL;  // brisk has one CPU: any cpu set names it
+      auto* pairs = static_cast<int64_t*>(ptr(a[0], a[1] * 16, R | W));
+      if (a[1] && !pairs) return -EFAULT;
+      for (uint64_t k = 0; k < a[1]; k++) {
+        uint64_t& v = reinterpret_cast<uint64_t&>(pairs[2 * k + 1]);
+        switch (pairs[2 * k]) {
+          case kHwprobeMvendorid:
+          case kHwprobeMarchid:
+          case kHwprobeMimpid: v = 0; break;
+          case kHwprobeBaseBehavior: v = kHwprobeBaseBehaviorIma; break;
+          case kHwprobeImaExt0:
+            v = kHwprobeImaFd | kHwprobeImaC | kHwprobeExtZba | kHwprobeExtZbb | kHwprobeExtZbs | kHwprobeExtZicboz |
+                kHwprobeExtZicond;
+            break;
+          case kHwprobeCpuperf0: v = kHwprobeMisalignedFast; break;
+          case kHwprobeZicbozBlockSize: v = 64; break;
+          default:
+            pairs[2 * k] = -1;  // unknown key
+            v = 0;
+        }
+      }
+      return 0;
+    }
+
+    default:
+      warn_once(n, fmt::format("syscall {} ({}) is not implemented; returning -ENOSYS", syscall_name(n), n));
+      return -ENOSYS;
+  }
+}
+
+void LinuxUser::warn_once(uint64_t key, const std::string& what) {
+  if (warned_.insert(key).second) diag_print("brisk: warning: {}\n", what);
+}
+
+}  // namespace brisk

@@ -1,0 +1,213 @@
+#include "runtime/linux_user.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "runtime/diag.h"
+#include "runtime/elf_loader.h"
+#include "runtime/error.h"
+
+namespace brisk {
+
+namespace {
+
+// AT_HWCAP for riscv64: one bit per single-letter extension ('A' = bit 0).
+constexpr uint64_t hwcap_letter(char c) { return 1ull << (c - 'A'); }
+constexpr uint64_t kHwcap =
+    hwcap_letter('I') | hwcap_letter('M') | hwcap_letter('A') | hwcap_letter('F') | hwcap_letter('D') | hwcap_letter('C');
+
+uint64_t host_time_10mhz(const Hart&) {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 10'000'000 + static_cast<uint64_t>(ts.tv_nsec) / 100;
+}
+
+// The signal Linux sends a process for an exception it does not handle itself.
+int signal_for(uint64_t c) {
+  switch (c) {
+    case cause::kIllegalInstruction: return SIGILL;
+    case cause::kBreakpoint: return SIGTRAP;
+    case cause::kInstructionAddressMisaligned:
+    case cause::kLoadAddressMisaligned:
+    case cause::kStoreAmoAddressMisaligned:
+    case cause::kLoadAccessFault:
+    case cause::kStoreAmoAccessFault: return SIGBUS;
+    default: return SIGSEGV;
+  }
+}
+
+}  // namespace
+
+LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(opt.engine)) {
+  char* abs = realpath(opt_.program.c_str(), nullptr);
+  exe_path_ = abs ? abs : opt_.program;
+  free(abs);
+  LoadedElf exe = load_elf(vm_, opt_.program, false);
+  uint64_t interp_base = 0;
+  uint64_t entry = exe.entry;
+  if (!exe.interp.empty()) {
+    std::string path = opt_.sysroot.empty() ? exe.interp : opt_.sysroot + exe.interp;
+    if (access(path.c_str(), F_OK) != 0) {
+      if (opt_.sysroot.empty())
+        throw Error("{} needs the interpreter {}, which is missing; give --sysroot DIR", opt_.program, exe.interp);
+      throw Error("{} needs the interpreter {}, which is missing under --sysroot {}", opt_.program, exe.interp,
+                  opt_.sysroot);
+    }
+    LoadedElf interp = load_elf(vm_, path, true);
+    interp_base = interp.bias;
+    entry = interp.entry;
+  }
+  vm_.set_brk_start(exe.end);
+  if (vm_.map(GuestVm::kStackTop - GuestVm::kStackSize, GuestVm::kStackSize, PROT_READ | PROT_WRITE,
+              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) < 0)
+    throw Error("cannot map the guest stack");
+
+  hart_.mem_base = vm_.base();
+  hart_.mem_limit = GuestVm::kLimit;
+  hart_.slow = this;
+  hart_.priv = Priv::U;
+  hart_.csr.read_time = host_time_10mhz;
+  hart_.pc = entry;
+  build_stack(exe, interp_base);
+  vm_.on_code_change = [this](uint64_t start, uint64_t end) { engine_->invalidate(hart_, start, end); };
+}
+
+void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
+  uint64_t sp = GuestVm::kStackTop;
+  auto push_bytes = [&](const void* p, size_t n) {
+    sp -= n;
+    std::memcpy(vm_.base() + sp, p, n);
+    return sp;
+  };
+  auto push_string = [&](const std::string& s) { return push_bytes(s.c_str(), s.size() + 1); };
+
+  uint64_t execfn = push_string(opt_.program);
+  std::vector<uint64_t> argv, envp;
+  for (const auto& s : opt_.argv) argv.push_back(push_string(s));
+  for (const auto& s : opt_.envp) envp.push_back(push_string(s));
+  std::array<uint8_t, 16> random;
+  std::random_device rd;
+  for (auto& b : random) b = static_cast<uint8_t>(rd());
+  uint64_t at_random = push_bytes(random.data(), random.size());
+
+  std::vector<std::pair<uint64_t, uint64_t>> auxv = {
+      {AT_PHDR, exe.phdr},     {AT_PHENT, exe.phent},       {AT_PHNUM, exe.phnum},
+      {AT_PAGESZ, GuestVm::kPage}, {AT_BASE, interp_base},  {AT_FLAGS, 0},
+      {AT_ENTRY, exe.entry},   {AT_UID, getuid()},          {AT_EUID, geteuid()},
+      {AT_GID, getgid()},      {AT_EGID, getegid()},        {AT_SECURE, 0},
+      {AT_HWCAP, kHwcap},      {AT_CLKTCK, 100},            {AT_RANDOM, at_random},
+      {AT_EXECFN, execfn},     {AT_NULL, 0}};
+
+  // argc, argv[], NULL, envp[], NULL, auxv pairs; sp 16-byte aligned at argc, as the ABI requires.
+  size_t words = 1 + argv.size() + 1 + envp.size() + 1 + 2 * auxv.size();
+  sp = (sp - words * 8) & ~uint64_t(15);
+  std::vector<uint64_t> block;
+  block.reserve(words);
+  block.push_back(argv.size());
+  block.insert(block.end(), argv.begin(), argv.end());
+  block.push_back(0);
+  block.insert(block.end(), envp.begin(), envp.end());
+  block.push_back(0);
+  for (auto [k, v] : auxv) {
+    block.push_back(k);
+    block.push_back(v);
+  }
+  std::memcpy(vm_.base() + sp, block.data(), block.size() * 8);
+  hart_.x[2] = sp;
+}
+
+UserResult LinuxUser::run() {
+  engine_->run(hart_, *this);
+  return {exit_code_, hart_.instret};
+}
+
+bool LinuxUser::die(int sig, const std::string& why) {
+  diag_print("brisk: guest killed by SIG{}: {}\n", sigabbrev_np(sig), why);
+  exit_code_ = 128 + sig;
+  return false;
+}
+
+bool LinuxUser::on_trap(Hart& h) {
+  if (h.trap.cause == cause::kEcallFromU) {
+    std::array<uint64_t, 6> a = {h.x[10], h.x[11], h.x[12], h.x[13], h.x[14], h.x[15]};
+    const uint64_t nr = h.x[17];
+    int64_t ret = syscall(nr, a);
+    if (exit_requested_) return false;
+    h.x[10] = static_cast<uint64_t>(ret);
+    // From the program's point of view ecall completed like any other instruction.
+    h.pc += 4;
+    h.instret++;
+    return true;
+  }
+  const char* what = cause::name(h.trap.cause);
+  int sig = signal_for(h.trap.cause);
+  if (h.trap.cause == cause::kIllegalInstruction)
+    return die(sig, fmt::format("{} {:#x} at pc {:#x}", what, h.trap.tval, h.pc));
+  return die(sig, fmt::format("{} at pc {:#x}, address {:#x}", what, h.pc, h.trap.tval));
+}
+
+bool LinuxUser::load(Hart& h, uint64_t va, void*, unsigned) {
+  h.raise(cause::kLoadPageFault, va);
+  return false;
+}
+bool LinuxUser::store(Hart& h, uint64_t va, const void*, unsigned) {
+  h.raise(cause::kStoreAmoPageFault, va);
+  return false;
+}
+void* LinuxUser::amo(Hart& h, uint64_t va, unsigned) {
+  h.raise(cause::kStoreAmoPageFault, va);
+  return nullptr;
+}
+bool LinuxUser::fetch16(Hart& h, uint64_t va, uint16_t& out) {
+  if (!vm_.accessible(va, 2, PROT_EXEC)) {
+    h.raise(cause::kInstructionPageFault, va);
+    return false;
+  }
+  std::memcpy(&out, vm_.base() + va, 2);
+  return true;
+}
+
+void LinuxUser::watch_code(uint64_t page) { vm_.watch_code(page); }
+void LinuxUser::unwatch_code(uint64_t page) { vm_.unwatch_code(page); }
+
+void* LinuxUser::guest_ptr(uint64_t va, uint64_t len, int prot) {
+  if (!vm_.accessible(va, len, prot)) return nullptr;
+  if (prot & PROT_WRITE) vm_.before_host_write(va, len);
+  return vm_.base() + va;
+}
+
+bool LinuxUser::guest_string(uint64_t va, std::string& out) {
+  out.clear();
+  for (;;) {
+    uint64_t page_end = GuestVm::page_down(va) + GuestVm::kPage;
+    if (!vm_.accessible(va, page_end - va, PROT_READ)) return false;
+    const char* p = reinterpret_cast<const char*>(vm_.base() + va);
+    size_t n = strnlen(p, page_end - va);
+    out.append(p, n);
+    if (va + n < page_end) return true;
+    if (out.size() > PATH_MAX * 4) return false;
+    va = page_end;
+  }
+}
+
+std::string LinuxUser::host_path(const std::string& guest) {
+  if (guest == "/proc/self/exe") return exe_path_;
+  if (!opt_.sysroot.empty() && !guest.empty() && guest[0] == '/') {
+    std::string p = opt_.sysroot + guest;
+    if (faccessat(AT_FDCWD, p.c_str(), F_OK, AT_SYMLINK_NOFOLLOW) == 0) return p;
+  }
+  return guest;
+}
+
+}  // namespace brisk

@@ -1,0 +1,307 @@
+// Semantics of the integer instructions: RV64I, M, Zba, Zbb, Zbs, Zicond, Zifencei, Zicsr, Zicbom/Zicboz.
+#include <algorithm>
+#include <bit>
+
+#include "csr/csr.h"
+#include "runtime/semantics.h"
+
+namespace brisk {
+
+namespace {
+
+inline uint64_t rs1(const Hart& h, const Insn& i) { return h.x[i.rs1]; }
+inline uint64_t rs2(const Hart& h, const Insn& i) { return h.x[i.rs2]; }
+inline uint64_t sext32(uint64_t v) { return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v))); }
+inline int64_t s(uint64_t v) { return static_cast<int64_t>(v); }
+
+inline Status write_rd(Hart& h, const Insn& i, uint64_t v) {
+  set_x(h, i.rd, v);
+  return Status::Next;
+}
+
+// Control transfer to `target`, checking IALIGN (only reachable without C, where ialign_mask = 3).
+inline Status jump_to(Hart& h, uint64_t target) {
+  if (target & h.ialign_mask) [[unlikely]]
+    return h.raise(cause::kInstructionAddressMisaligned, target);
+  h.pc = target;
+  return Status::Jump;
+}
+
+inline Status branch(Hart& h, const Insn& i, bool taken) {
+  return taken ? jump_to(h, h.pc + i.imm) : Status::Next;
+}
+
+template <typename T>
+inline Status load(Hart& h, const Insn& i) {
+  T v;
+  if (!mem_load(h, rs1(h, i) + i.imm, v)) return Status::Trap;
+  // Sign- or zero-extends according to T.
+  if constexpr (std::is_signed_v<T>)
+    return write_rd(h, i, static_cast<uint64_t>(static_cast<int64_t>(v)));
+  else
+    return write_rd(h, i, static_cast<uint64_t>(v));
+}
+
+template <typename T>
+inline Status store(Hart& h, const Insn& i) {
+  return mem_store(h, rs1(h, i) + i.imm, static_cast<T>(rs2(h, i))) ? Status::Next : Status::Trap;
+}
+
+// RISC-V division never traps: x/0 = all ones, x%0 = x, INT_MIN/-1 = INT_MIN, INT_MIN%-1 = 0.
+template <typename T>
+inline T div_s(T a, T b) {
+  if (b == 0) return -1;
+  if (b == -1) return static_cast<T>(-static_cast<std::make_unsigned_t<T>>(a));
+  return a / b;
+}
+template <typename T>
+inline T rem_s(T a, T b) {
+  if (b == 0) return a;
+  if (b == -1) return 0;
+  return a % b;
+}
+template <typename T>
+inline T div_u(T a, T b) { return b == 0 ? static_cast<T>(~T(0)) : a / b; }
+template <typename T>
+inline T rem_u(T a, T b) { return b == 0 ? a : a % b; }
+
+inline uint64_t orc_b(uint64_t v) {
+  uint64_t r = 0;
+  for (unsigned b = 0; b < 64; b += 8)
+    if ((v >> b) & 0xff) r |= 0xffull << b;
+  return r;
+}
+
+Status csr_op(Hart& h, const Insn& i, csr::CsrOp op, bool read, bool write, uint64_t src) {
+  uint64_t old = 0;
+  Status st = csr::access(h, i, op, read, write, src, old);
+  if (st != Status::Next) return st;
+  set_x(h, i.rd, old);
+  return Status::Next;
+}
+
+constexpr uint64_t kCacheBlock = 64;  // Zicbom/Zicboz block size, advertised as riscv,cbo*-block-size
+
+}  // namespace
+
+// --- RV64I ---
+Status sem_LUI(Hart& h, const Insn& i) { return write_rd(h, i, i.imm); }
+Status sem_AUIPC(Hart& h, const Insn& i) { return write_rd(h, i, h.pc + i.imm); }
+
+Status sem_JAL(Hart& h, const Insn& i) {
+  uint64_t link = h.pc + i.len;
+  Status st = jump_to(h, h.pc + i.imm);
+  if (st == Status::Jump) set_x(h, i.rd, link);
+  return st;
+}
+
+Status sem_JALR(Hart& h, const Insn& i) {
+  uint64_t link = h.pc + i.len;
+  Status st = jump_to(h, (rs1(h, i) + i.imm) & ~1ull);
+  if (st == Status::Jump) set_x(h, i.rd, link);
+  return st;
+}
+
+Status sem_BEQ(Hart& h, const Insn& i) { return branch(h, i, rs1(h, i) == rs2(h, i)); }
+Status sem_BNE(Hart& h, const Insn& i) { return branch(h, i, rs1(h, i) != rs2(h, i)); }
+Status sem_BLT(Hart& h, const Insn& i) { return branch(h, i, s(rs1(h, i)) < s(rs2(h, i))); }
+Status sem_BGE(Hart& h, const Insn& i) { return branch(h, i, s(rs1(h, i)) >= s(rs2(h, i))); }
+Status sem_BLTU(Hart& h, const Insn& i) { return branch(h, i, rs1(h, i) < rs2(h, i)); }
+Status sem_BGEU(Hart& h, const Insn& i) { return branch(h, i, rs1(h, i) >= rs2(h, i)); }
+
+Status sem_LB(Hart& h, const Insn& i) { return load<int8_t>(h, i); }
+Status sem_LH(Hart& h, const Insn& i) { return load<int16_t>(h, i); }
+Status sem_LW(Hart& h, const Insn& i) { return load<int32_t>(h, i); }
+Status sem_LD(Hart& h, const Insn& i) { return load<int64_t>(h, i); }
+Status sem_LBU(Hart& h, const Insn& i) { return load<uint8_t>(h, i); }
+Status sem_LHU(Hart& h, const Insn& i) { return load<uint16_t>(h, i); }
+Status sem_LWU(Hart& h, const Insn& i) { return load<uint32_t>(h, i); }
+Status sem_SB(Hart& h, const Insn& i) { return store<uint8_t>(h, i); }
+Status sem_SH(Hart& h, const Insn& i) { return store<uint16_t>(h, i); }
+Status sem_SW(Hart& h, const Insn& i) { return store<uint32_t>(h, i); }
+Status sem_SD(Hart& h, const Insn& i) { return store<uint64_t>(h, i); }
+
+Status sem_ADDI(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) + i.imm); }
+Status sem_SLTI(Hart& h, const Insn& i) { return write_rd(h, i, s(rs1(h, i)) < i.imm); }
+Status sem_SLTIU(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) < static_cast<uint64_t>(i.imm)); }
+Status sem_XORI(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) ^ i.imm); }
+Status sem_ORI(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) | i.imm); }
+Status sem_ANDI(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) & i.imm); }
+Status sem_SLLI(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) << (i.imm & 63)); }
+Status sem_SRLI(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) >> (i.imm & 63)); }
+Status sem_SRAI(Hart& h, const Insn& i) { return write_rd(h, i, s(rs1(h, i)) >> (i.imm & 63)); }
+
+Status sem_ADD(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) + rs2(h, i)); }
+Status sem_SUB(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) - rs2(h, i)); }
+Status sem_SLL(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) << (rs2(h, i) & 63)); }
+Status sem_SLT(Hart& h, const Insn& i) { return write_rd(h, i, s(rs1(h, i)) < s(rs2(h, i))); }
+Status sem_SLTU(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) < rs2(h, i)); }
+Status sem_XOR(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) ^ rs2(h, i)); }
+Status sem_SRL(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) >> (rs2(h, i) & 63)); }
+Status sem_SRA(Hart& h, const Insn& i) { return write_rd(h, i, s(rs1(h, i)) >> (rs2(h, i) & 63)); }
+Status sem_OR(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) | rs2(h, i)); }
+Status sem_AND(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) & rs2(h, i)); }
+
+Status sem_ADDIW(Hart& h, const Insn& i) { return write_rd(h, i, sext32(rs1(h, i) + i.imm)); }
+Status sem_SLLIW(Hart& h, const Insn& i) { return write_rd(h, i, sext32(rs1(h, i) << (i.imm & 31))); }
+Status sem_SRLIW(Hart& h, const Insn& i) {
+  return write_rd(h, i, sext32(static_cast<uint32_t>(rs1(h, i)) >> (i.imm & 31)));
+}
+Status sem_SRAIW(Hart& h, const Insn& i) {
+  return write_rd(h, i, sext32(static_cast<uint32_t>(static_cast<int32_t>(rs1(h, i)) >> (i.imm & 31))));
+}
+Status sem_ADDW(Hart& h, const Insn& i) { return write_rd(h, i, sext32(rs1(h, i) + rs2(h, i))); }
+Status sem_SUBW(Hart& h, const Insn& i) { return write_rd(h, i, sext32(rs1(h, i) - rs2(h, i))); }
+Status sem_SLLW(Hart& h, const Insn& i) { return write_rd(h, i, sext32(rs1(h, i) << (rs2(h, i) & 31))); }
+Status sem_SRLW(Hart& h, const Insn& i) {
+  return write_rd(h, i, sext32(static_cast<uint32_t>(rs1(h, i)) >> (rs2(h, i) & 31)));
+}
+Status sem_SRAW(Hart& h, const Insn& i) {
+  return write_rd(h, i, sext32(static_cast<uint32_t>(static_cast<int32_t>(rs1(h, i)) >> (rs2(h, i) & 31))));
+}
+
+// brisk executes in program order on every hart's own view of memory, so fences order nothing.
+Status sem_FENCE(Hart&, const Insn&) { return Status::Next; }
+Status sem_PAUSE(Hart&, const Insn&) { return Status::Next; }
+
+// The exec loop owns translated code: it sees kEnd on fence.i and drops stale translations there.
+Status sem_FENCE_I(Hart&, const Insn&) { return Status::Next; }
+
+Status sem_ECALL(Hart& h, const Insn&) {
+  switch (h.priv) {
+    case Priv::U: return h.raise(cause::kEcallFromU, 0);
+    case Priv::S: return h.raise(cause::kEcallFromS, 0);
+    case Priv::M: break;
+  }
+  return h.raise(cause::kEcallFromM, 0);
+}
+
+Status sem_EBREAK(Hart& h, const Insn&) { return h.raise(cause::kBreakpoint, h.pc); }
+
+// --- Zicsr ---
+Status sem_CSRRW(Hart& h, const Insn& i) { return csr_op(h, i, csr::CsrOp::RW, i.rd != 0, true, rs1(h, i)); }
+Status sem_CSRRS(Hart& h, const Insn& i) { return csr_op(h, i, csr::CsrOp::RS, true, i.rs1 != 0, rs1(h, i)); }
+Status sem_CSRRC(Hart& h, const Insn& i) { return csr_op(h, i, csr::CsrOp::RC, true, i.rs1 != 0, rs1(h, i)); }
+Status sem_CSRRWI(Hart& h, const Insn& i) { return csr_op(h, i, csr::CsrOp::RW, i.rd != 0, true, i.rs1); }
+Status sem_CSRRSI(Hart& h, const Insn& i) { return csr_op(h, i, csr::CsrOp::RS, true, i.rs1 != 0, i.rs1); }
+Status sem_CSRRCI(Hart& h, const Insn& i) { return csr_op(h, i, csr::CsrOp::RC, true, i.rs1 != 0, i.rs1); }
+
+// --- M ---
+Status sem_MUL(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) * rs2(h, i)); }
+Status sem_MULH(Hart& h, const Insn& i) {
+  return write_rd(h, i, static_cast<uint64_t>((static_cast<__int128>(s(rs1(h, i))) * s(rs2(h, i))) >> 64));
+}
+Status sem_MULHSU(Hart& h, const Insn& i) {
+  __int128 p = static_cast<__int128>(s(rs1(h, i))) * static_cast<__int128>(static_cast<unsigned __int128>(rs2(h, i)));
+  return write_rd(h, i, static_cast<uint64_t>(p >> 64));
+}
+Status sem_MULHU(Hart& h, const Insn& i) {
+  return write_rd(h, i, static_cast<uint64_t>((static_cast<unsigned __int128>(rs1(h, i)) * rs2(h, i)) >> 64));
+}
+Status sem_DIV(Hart& h, const Insn& i) { return write_rd(h, i, div_s(s(rs1(h, i)), s(rs2(h, i)))); }
+Status sem_DIVU(Hart& h, const Insn& i) { return write_rd(h, i, div_u(rs1(h, i), rs2(h, i))); }
+Status sem_REM(Hart& h, const Insn& i) { return write_rd(h, i, rem_s(s(rs1(h, i)), s(rs2(h, i)))); }
+Status sem_REMU(Hart& h, const Insn& i) { return write_rd(h, i, rem_u(rs1(h, i), rs2(h, i))); }
+Status sem_MULW(Hart& h, const Insn& i) { return write_rd(h, i, sext32(rs1(h, i) * rs2(h, i))); }
+Status sem_DIVW(Hart& h, const Insn& i) {
+  return write_rd(h, i, sext32(div_s(static_cast<int32_t>(rs1(h, i)), static_cast<int32_t>(rs2(h, i)))));
+}
+Status sem_DIVUW(Hart& h, const Insn& i) {
+  return write_rd(h, i, sext32(div_u(static_cast<uint32_t>(rs1(h, i)), static_cast<uint32_t>(rs2(h, i)))));
+}
+Status sem_REMW(Hart& h, const Insn& i) {
+  return write_rd(h, i, sext32(rem_s(static_cast<int32_t>(rs1(h, i)), static_cast<int32_t>(rs2(h, i)))));
+}
+Status sem_REMUW(Hart& h, const Insn& i) {
+  return write_rd(h, i, sext32(rem_u(static_cast<uint32_t>(rs1(h, i)), static_cast<uint32_t>(rs2(h, i)))));
+}
+
+// --- Zba ---
+Status sem_ADD_UW(Hart& h, const Insn& i) { return write_rd(h, i, static_cast<uint32_t>(rs1(h, i)) + rs2(h, i)); }
+Status sem_SH1ADD(Hart& h, const Insn& i) { return write_rd(h, i, (rs1(h, i) << 1) + rs2(h, i)); }
+Status sem_SH2ADD(Hart& h, const Insn& i) { return write_rd(h, i, (rs1(h, i) << 2) + rs2(h, i)); }
+Status sem_SH3ADD(Hart& h, const Insn& i) { return write_rd(h, i, (rs1(h, i) << 3) + rs2(h, i)); }
+Status sem_SH1ADD_UW(Hart& h, const Insn& i) {
+  return write_rd(h, i, (static_cast<uint64_t>(static_cast<uint32_t>(rs1(h, i))) << 1) + rs2(h, i));
+}
+Status sem_SH2ADD_UW(Hart& h, const Insn& i) {
+  return write_rd(h, i, (static_cast<uint64_t>(static_cast<uint32_t>(rs1(h, i))) << 2) + rs2(h, i));
+}
+Status sem_SH3ADD_UW(Hart& h, const Insn& i) {
+  return write_rd(h, i, (static_cast<uint64_t>(static_cast<uint32_t>(rs1(h, i))) << 3) + rs2(h, i));
+}
+Status sem_SLLI_UW(Hart& h, const Insn& i) {
+  return write_rd(h, i, static_cast<uint64_t>(static_cast<uint32_t>(rs1(h, i))) << (i.imm & 63));
+}
+
+// --- Zbb ---
+Status sem_ANDN(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) & ~rs2(h, i)); }
+Status sem_ORN(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) | ~rs2(h, i)); }
+Status sem_XNOR(Hart& h, const Insn& i) { return write_rd(h, i, ~(rs1(h, i) ^ rs2(h, i))); }
+Status sem_CLZ(Hart& h, const Insn& i) { return write_rd(h, i, std::countl_zero(rs1(h, i))); }
+Status sem_CLZW(Hart& h, const Insn& i) { return write_rd(h, i, std::countl_zero(static_cast<uint32_t>(rs1(h, i)))); }
+Status sem_CTZ(Hart& h, const Insn& i) { return write_rd(h, i, std::countr_zero(rs1(h, i))); }
+Status sem_CTZW(Hart& h, const Insn& i) { return write_rd(h, i, std::countr_zero(static_cast<uint32_t>(rs1(h, i)))); }
+Status sem_CPOP(Hart& h, const Insn& i) { return write_rd(h, i, std::popcount(rs1(h, i))); }
+Status sem_CPOPW(Hart& h, const Insn& i) { return write_rd(h, i, std::popcount(static_cast<uint32_t>(rs1(h, i)))); }
+Status sem_MAX(Hart& h, const Insn& i) { return write_rd(h, i, std::max(s(rs1(h, i)), s(rs2(h, i)))); }
+Status sem_MAXU(Hart& h, const Insn& i) { return write_rd(h, i, std::max(rs1(h, i), rs2(h, i))); }
+Status sem_MIN(Hart& h, const Insn& i) { return write_rd(h, i, std::min(s(rs1(h, i)), s(rs2(h, i)))); }
+Status sem_MINU(Hart& h, const Insn& i) { return write_rd(h, i, std::min(rs1(h, i), rs2(h, i))); }
+Status sem_SEXT_B(Hart& h, const Insn& i) {
+  return write_rd(h, i, static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(rs1(h, i)))));
+}
+Status sem_SEXT_H(Hart& h, const Insn& i) {
+  return write_rd(h, i, static_cast<uint64_t>(static_cast<int64_t>(static_cast<int16_t>(rs1(h, i)))));
+}
+Status sem_ZEXT_H(Hart& h, const Insn& i) { return write_rd(h, i, static_cast<uint16_t>(rs1(h, i))); }
+Status sem_ROL(Hart& h, const Insn& i) { return write_rd(h, i, std::rotl(rs1(h, i), rs2(h, i) & 63)); }
+Status sem_ROLW(Hart& h, const Insn& i) {
+  return write_rd(h, i, sext32(std::rotl(static_cast<uint32_t>(rs1(h, i)), rs2(h, i) & 31)));
+}
+Status sem_ROR(Hart& h, const Insn& i) { return write_rd(h, i, std::rotr(rs1(h, i), rs2(h, i) & 63)); }
+Status sem_RORW(Hart& h, const Insn& i) {
+  return write_rd(h, i, sext32(std::rotr(static_cast<uint32_t>(rs1(h, i)), rs2(h, i) & 31)));
+}
+Status sem_RORI(Hart& h, const Insn& i) { return write_rd(h, i, std::rotr(rs1(h, i), i.imm & 63)); }
+Status sem_RORIW(Hart& h, const Insn& i) {
+  return write_rd(h, i, sext32(std::rotr(static_cast<uint32_t>(rs1(h, i)), i.imm & 31)));
+}
+Status sem_ORC_B(Hart& h, const Insn& i) { return write_rd(h, i, orc_b(rs1(h, i))); }
+Status sem_REV8(Hart& h, const Insn& i) { return write_rd(h, i, __builtin_bswap64(rs1(h, i))); }
+
+// --- Zbs ---
+Status sem_BCLR(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) & ~(1ull << (rs2(h, i) & 63))); }
+Status sem_BCLRI(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) & ~(1ull << (i.imm & 63))); }
+Status sem_BEXT(Hart& h, const Insn& i) { return write_rd(h, i, (rs1(h, i) >> (rs2(h, i) & 63)) & 1); }
+Status sem_BEXTI(Hart& h, const Insn& i) { return write_rd(h, i, (rs1(h, i) >> (i.imm & 63)) & 1); }
+Status sem_BINV(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) ^ (1ull << (rs2(h, i) & 63))); }
+Status sem_BINVI(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) ^ (1ull << (i.imm & 63))); }
+Status sem_BSET(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) | (1ull << (rs2(h, i) & 63))); }
+Status sem_BSETI(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) | (1ull << (i.imm & 63))); }
+
+// --- Zicond ---
+Status sem_CZERO_EQZ(Hart& h, const Insn& i) { return write_rd(h, i, rs2(h, i) == 0 ? 0 : rs1(h, i)); }
+Status sem_CZERO_NEZ(Hart& h, const Insn& i) { return write_rd(h, i, rs2(h, i) != 0 ? 0 : rs1(h, i)); }
+
+// --- Zicbom / Zicboz ---
+// brisk has no data cache, so clean/flush/inval only perform the access check a store would.
+static Status cbo_check(Hart& h, const Insn& i) {
+  auto* p = static_cast<volatile uint8_t*>(mem_amo(h, rs1(h, i) & ~(kCacheBlock - 1), 1));
+  if (!p) return Status::Trap;
+  (void)*p;  // faults here (user mode) when the block is not mapped
+  return Status::Next;
+}
+Status sem_CBO_CLEAN(Hart& h, const Insn& i) { return cbo_check(h, i); }
+Status sem_CBO_FLUSH(Hart& h, const Insn& i) { return cbo_check(h, i); }
+Status sem_CBO_INVAL(Hart& h, const Insn& i) { return cbo_check(h, i); }
+Status sem_CBO_ZERO(Hart& h, const Insn& i) {
+  uint64_t base = rs1(h, i) & ~(kCacheBlock - 1);
+  for (uint64_t off = 0; off < kCacheBlock; off += 8)
+    if (!mem_store<uint64_t>(h, base + off, 0)) return Status::Trap;
+  return Status::Next;
+}
+
+Status sem_ILLEGAL(Hart& h, const Insn& i) { return h.illegal(i); }
+
+}  // namespace brisk

@@ -1,0 +1,11 @@
+#include "runtime/semantics.h"
+
+namespace brisk {
+
+const SemFn kSemantics[kOpCount] = {
+#define OP(name, mnem, fmt, flags) &sem_##name,
+#include "jit/opcodes.def"
+#undef OP
+};
+
+}  // namespace brisk
