@@ -44,6 +44,7 @@ Status Interpreter::step(Hart& h) {
     e.insn = decode(raw);
   }
   const Insn& in = e.insn;
+  const uint64_t pc = h.pc;
   Status st = kSemantics[static_cast<unsigned>(in.op)](h, in);
   switch (st) {
     case Status::Next:
@@ -55,8 +56,10 @@ Status Interpreter::step(Hart& h) {
       break;
     case Status::Trap:
     case Status::Exit:
-      break;
+      return st;
   }
+  if (h.transfer_sink && (in.flags() & (kBranch | kJump))) [[unlikely]]
+    h.transfers.push(pc, h.pc, classify_transfer(in, st == Status::Jump));
   return st;
 }
 

@@ -1,8 +1,13 @@
 #include "runtime/jit_engine.h"
 
+#include <unistd.h>
+
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "runtime/hart.h"
 
@@ -29,6 +34,11 @@ void patch_jump(uint8_t* jmp, const uint8_t* target) {
 JitEngine::JitEngine(const EngineOptions& opt) : opt_(opt), arena_(kArenaSize) {
   tramp_ = x64::emit_trampolines(arena_, opt_.jit_regs);
   arena_start_ = arena_.cursor();
+  if (opt_.perf_map) perf_map_ = std::fopen(fmt::format("/tmp/perf-{}.map", getpid()).c_str(), "w");
+}
+
+JitEngine::~JitEngine() {
+  if (perf_map_) std::fclose(perf_map_);
 }
 
 uint64_t JitEngine::mode_key(const Hart& h) {
@@ -61,6 +71,9 @@ JitEngine::Block* JitEngine::block_for(Hart& h) {
     by_page_.emplace(p, raw);
   }
   stats_.blocks++;
+  if (perf_map_)
+    fmt::print(perf_map_, "{:x} {:x} guest_{:x}_{}\n", reinterpret_cast<uintptr_t>(raw->bc.code), raw->bc.size,
+               raw->bc.pc, raw->bc.insns.size());
   return raw;
 }
 

@@ -18,6 +18,7 @@ namespace brisk {
 class JitEngine final : public Engine, public HostFaultHooks {
  public:
   explicit JitEngine(const EngineOptions& opt);
+  ~JitEngine() override;
   void run(Hart& h, TrapHandler& traps) override;
   void invalidate(Hart& h, uint64_t start, uint64_t end) override;
 
@@ -70,6 +71,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   std::deque<std::unique_ptr<Block>> all_;  // dropped blocks stay until the arena is reset
   std::array<x64::LookupEntry, x64::kLookupEntries> lookup_{};
   Stats stats_;
+  FILE* perf_map_ = nullptr;
 };
 
 }  // namespace brisk

@@ -78,6 +78,7 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
   hart_.slow = this;
   hart_.priv = Priv::U;
   hart_.csr.read_time = host_time_10mhz;
+  hart_.transfer_sink = opt_.transfer_sink;
   hart_.pc = entry;
   build_stack(exe, interp_base);
   vm_.on_code_change = [this](uint64_t start, uint64_t end) { engine_->invalidate(hart_, start, end); };

@@ -18,6 +18,7 @@ struct UserOptions {
   std::vector<std::string> envp;
   std::string sysroot;              // where PT_INTERP and absolute library paths are looked up first
   EngineOptions engine;
+  bool transfer_sink = false;       // record every branch and jump in hart().transfers
 };
 
 struct UserResult {
@@ -30,6 +31,7 @@ class LinuxUser final : public TrapHandler, public MemorySlowPath {
   // Loads the program and builds its initial stack. Throws brisk::Error on bad input.
   explicit LinuxUser(const UserOptions& opt);
   UserResult run();
+  const Hart& hart() const { return hart_; }
 
   // TrapHandler
   bool on_trap(Hart& h) override;

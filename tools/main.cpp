@@ -53,7 +53,13 @@ int main(int argc, char** argv) {
   run->add_option("--jit-regs", user.engine.jit_regs, "Guest registers the JIT keeps in host registers (0-10)")
       ->check(CLI::Range(0, 10))
       ->group("Tuning");
+  run->add_flag("--perf-map", user.engine.perf_map,
+                "Name translated blocks by guest pc in /tmp/perf-PID.map, for perf on the host")
+      ->group("Tuning");
   run->add_flag("--stats", stats, "Print instructions retired, wall time and MIPS on exit");
+  run->add_flag("--transfer-sink", user.transfer_sink,
+                "Record every branch and jump in the hart's control-transfer ring (measures hook cost)")
+      ->group("Tuning");
   run->prefix_command();
 
   try {

@@ -360,36 +360,93 @@ class BlockEmitter {
     emit_helper(i);
   }
 
+  // --- two-address x86 forms for three-address RISC-V ALU ops ---
+  // rd = op(rs1, imm): computed in rd's host register when it has one, else in rax.
+  template <typename F>
+  void alu_imm(const Insn& i, F op, bool word = false) {
+    Gp d = dest(i.rd);
+    Gp s = src(i.rs1, d);
+    if (word) {
+      a_.mov(d.r32(), s.r32());
+      op(d.r32());
+      a_.movsxd(d, d.r32());
+    } else {
+      if (s.id() != d.id()) a_.mov(d, s);
+      op(d);
+    }
+    write(i.rd, d);
+  }
+  // rd = op(rs1, rs2).
+  template <typename F>
+  void alu_reg(const Insn& i, F op, bool commutative, bool word = false) {
+    Gp d = dest(i.rd);
+    Gp s2 = src(i.rs2, x86::rcx);
+    Gp s1;
+    if (s2.id() == d.id() && i.rs1 != i.rd) {  // rd == rs2: don't clobber rs2 by moving rs1 into rd
+      if (commutative && !word) {
+        op(d, src(i.rs1, x86::rax));
+        write(i.rd, d);
+        return;
+      }
+      d = x86::rax;
+    }
+    s1 = src(i.rs1, d);
+    if (word) {
+      a_.mov(d.r32(), s1.r32());
+      op(d.r32(), s2.r32());
+      a_.movsxd(d, d.r32());
+    } else {
+      if (s1.id() != d.id()) a_.mov(d, s1);
+      op(d, s2);
+    }
+    write(i.rd, d);
+  }
+  // rd = op(rs1, rs2 & mask) for x86 shifts and rotates, whose count must be in cl.
+  template <typename F>
+  void alu_shift(const Insn& i, F op, bool word) {
+    Gp s2 = src(i.rs2, x86::rcx);
+    if (s2.id() != x86::rcx.id()) a_.mov(x86::ecx, s2.r32());
+    Gp d = dest(i.rd);
+    Gp s1 = src(i.rs1, d);
+    if (word) {
+      a_.mov(d.r32(), s1.r32());
+      op(d.r32());
+      a_.movsxd(d, d.r32());
+    } else {
+      if (s1.id() != d.id()) a_.mov(d, s1);
+      op(d);
+    }
+    write(i.rd, d);
+  }
+
   // Emits the instruction inline if it is one of the hot, simple ones. rd = x0 makes ALU ops no-ops.
   bool emit_inline(const Insn& i) {
     using namespace x86;
     const int32_t imm = static_cast<int32_t>(i.imm);
+    const bool alu = !(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump));
+    if (alu && i.rd == 0) return true;  // HINTs and nops: an ALU result to x0 is discarded
+    const uint8_t sh = static_cast<uint8_t>(imm & 63), shw = static_cast<uint8_t>(imm & 31);
     switch (i.op) {
       case Op::LUI:
-        if (i.rd) {
-          if (auto m = mapped(i.rd)) a_.mov(*m, Imm(i.imm));
-          else a_.mov(xreg(i.rd), Imm(imm));
-        }
+        if (auto m = mapped(i.rd)) a_.mov(*m, Imm(i.imm));
+        else a_.mov(xreg(i.rd), Imm(imm));
         return true;
       case Op::AUIPC:
-        if (i.rd) {
-          a_.mov(rax, Imm(pc_ + i.imm));
-          write(i.rd, rax);
-        }
+        a_.mov(dest(i.rd), Imm(pc_ + i.imm));
+        write(i.rd, dest(i.rd));
         return true;
-      case Op::ADDI:
-        if (i.rd) {
-          Gp d = dest(i.rd);
-          if (i.rs1 == 0) a_.mov(d, Imm(i.imm));
-          else a_.lea(d, ptr(src(i.rs1, rax), imm));
-          write(i.rd, d);
-        }
+      case Op::ADDI: {
+        Gp d = dest(i.rd);
+        if (i.rs1 == 0) a_.mov(d, Imm(i.imm));
+        else if (imm == 0) a_.mov(d, src(i.rs1, d));
+        else a_.lea(d, ptr(src(i.rs1, d), imm));
+        write(i.rd, d);
         return true;
+      }
       case Op::ADD:
       case Op::SH1ADD:
       case Op::SH2ADD:
       case Op::SH3ADD: {
-        if (!i.rd) return true;
         unsigned shift = i.op == Op::ADD ? 0 : i.op == Op::SH1ADD ? 1 : i.op == Op::SH2ADD ? 2 : 3;
         Gp d = dest(i.rd);
         a_.lea(d, ptr(src(i.rs2, rcx), src(i.rs1, rax), shift));
@@ -397,257 +454,136 @@ class BlockEmitter {
         return true;
       }
       case Op::ADDIW:
-        if (i.rd) {
-          a_.lea(eax, ptr(src(i.rs1, rax), imm));
-          a_.movsxd(dest(i.rd), eax);
-          write(i.rd, dest(i.rd));
-        }
+        a_.lea(eax, ptr(src(i.rs1, rax), imm));
+        a_.movsxd(dest(i.rd), eax);
+        write(i.rd, dest(i.rd));
         return true;
       case Op::SLTI:
       case Op::SLTIU:
-        if (i.rd) {
-          a_.cmp(src(i.rs1, rax), Imm(imm));
-          if (i.op == Op::SLTI) a_.setl(cl);
-          else a_.setb(cl);
-          a_.movzx(eax, cl);
-          write(i.rd, rax);
-        }
-        return true;
       case Op::SLT:
-      case Op::SLTU:
-        if (i.rd) {
-          a_.cmp(src(i.rs1, rax), src(i.rs2, rcx));
-          if (i.op == Op::SLT) a_.setl(cl);
-          else a_.setb(cl);
-          a_.movzx(eax, cl);
-          write(i.rd, rax);
-        }
+      case Op::SLTU: {
+        if (i.op == Op::SLTI || i.op == Op::SLTIU) a_.cmp(src(i.rs1, rax), Imm(imm));
+        else a_.cmp(src(i.rs1, rax), src(i.rs2, rcx));
+        if (i.op == Op::SLTI || i.op == Op::SLT) a_.setl(cl);
+        else a_.setb(cl);
+        a_.movzx(dest(i.rd).r32(), cl);
+        write(i.rd, dest(i.rd));
         return true;
-      case Op::XORI:
-      case Op::ORI:
-      case Op::ANDI:
-      case Op::SLLI:
-      case Op::SRLI:
-      case Op::SRAI:
-      case Op::RORI:
-      case Op::BSETI:
-      case Op::BCLRI:
-      case Op::BINVI:
-        if (i.rd) {
-          Gp s = src(i.rs1, rax);
-          if (s.id() != rax.id()) a_.mov(rax, s);
-          switch (i.op) {
-            case Op::XORI: a_.xor_(rax, Imm(imm)); break;
-            case Op::ORI: a_.or_(rax, Imm(imm)); break;
-            case Op::ANDI: a_.and_(rax, Imm(imm)); break;
-            case Op::SLLI: a_.shl(rax, Imm(imm & 63)); break;
-            case Op::SRLI: a_.shr(rax, Imm(imm & 63)); break;
-            case Op::SRAI: a_.sar(rax, Imm(imm & 63)); break;
-            case Op::RORI: a_.ror(rax, Imm(imm & 63)); break;
-            case Op::BSETI: a_.bts(rax, Imm(imm & 63)); break;
-            case Op::BCLRI: a_.btr(rax, Imm(imm & 63)); break;
-            default: a_.btc(rax, Imm(imm & 63)); break;
-          }
-          write(i.rd, rax);
-        }
+      }
+      case Op::XORI: alu_imm(i, [&](Gp d) { a_.xor_(d, Imm(imm)); }); return true;
+      case Op::ORI: alu_imm(i, [&](Gp d) { a_.or_(d, Imm(imm)); }); return true;
+      case Op::ANDI: alu_imm(i, [&](Gp d) { a_.and_(d, Imm(imm)); }); return true;
+      case Op::SLLI: alu_imm(i, [&](Gp d) { a_.shl(d, Imm(sh)); }); return true;
+      case Op::SRLI: alu_imm(i, [&](Gp d) { a_.shr(d, Imm(sh)); }); return true;
+      case Op::SRAI: alu_imm(i, [&](Gp d) { a_.sar(d, Imm(sh)); }); return true;
+      case Op::RORI: alu_imm(i, [&](Gp d) { a_.ror(d, Imm(sh)); }); return true;
+      case Op::BSETI: alu_imm(i, [&](Gp d) { a_.bts(d, Imm(sh)); }); return true;
+      case Op::BCLRI: alu_imm(i, [&](Gp d) { a_.btr(d, Imm(sh)); }); return true;
+      case Op::BINVI: alu_imm(i, [&](Gp d) { a_.btc(d, Imm(sh)); }); return true;
+      case Op::REV8: alu_imm(i, [&](Gp d) { a_.bswap(d); }); return true;
+      case Op::SLLIW: alu_imm(i, [&](Gp d) { a_.shl(d, Imm(shw)); }, true); return true;
+      case Op::SRLIW: alu_imm(i, [&](Gp d) { a_.shr(d, Imm(shw)); }, true); return true;
+      case Op::SRAIW: alu_imm(i, [&](Gp d) { a_.sar(d, Imm(shw)); }, true); return true;
+      case Op::RORIW: alu_imm(i, [&](Gp d) { a_.ror(d, Imm(shw)); }, true); return true;
+      case Op::SLLI_UW:
+        a_.mov(dest(i.rd).r32(), src(i.rs1, dest(i.rd)).r32());  // zero-extends
+        if (sh) a_.shl(dest(i.rd), Imm(sh));
+        write(i.rd, dest(i.rd));
         return true;
-      case Op::SLLIW:
-      case Op::SRLIW:
-      case Op::SRAIW:
-      case Op::RORIW:
-        if (i.rd) {
-          a_.mov(eax, src(i.rs1, rax).r32());
-          switch (i.op) {
-            case Op::SLLIW: a_.shl(eax, Imm(imm & 31)); break;
-            case Op::SRLIW: a_.shr(eax, Imm(imm & 31)); break;
-            case Op::SRAIW: a_.sar(eax, Imm(imm & 31)); break;
-            default: a_.ror(eax, Imm(imm & 31)); break;
-          }
-          a_.movsxd(rax, eax);
-          write(i.rd, rax);
-        }
-        return true;
-      case Op::SUB:
-      case Op::XOR:
-      case Op::OR:
-      case Op::AND:
-      case Op::MUL:
+      case Op::SUB: alu_reg(i, [&](Gp d, Gp s) { a_.sub(d, s); }, false); return true;
+      case Op::XOR: alu_reg(i, [&](Gp d, Gp s) { a_.xor_(d, s); }, true); return true;
+      case Op::OR: alu_reg(i, [&](Gp d, Gp s) { a_.or_(d, s); }, true); return true;
+      case Op::AND: alu_reg(i, [&](Gp d, Gp s) { a_.and_(d, s); }, true); return true;
+      case Op::MUL: alu_reg(i, [&](Gp d, Gp s) { a_.imul(d, s); }, true); return true;
+      case Op::XNOR: alu_reg(i, [&](Gp d, Gp s) { a_.xor_(d, s); a_.not_(d); }, true); return true;
+      case Op::ADDW: alu_reg(i, [&](Gp d, Gp s) { a_.add(d, s); }, true, true); return true;
+      case Op::SUBW: alu_reg(i, [&](Gp d, Gp s) { a_.sub(d, s); }, false, true); return true;
+      case Op::MULW: alu_reg(i, [&](Gp d, Gp s) { a_.imul(d, s); }, true, true); return true;
       case Op::ANDN:
-      case Op::ORN:
-      case Op::XNOR:
-        if (i.rd) {
-          Gp s2 = src(i.rs2, rcx);
-          if (i.op == Op::ANDN || i.op == Op::ORN) {
-            if (s2.id() != rcx.id()) a_.mov(rcx, s2);
-            a_.not_(rcx);
-            s2 = rcx;
-          }
-          Gp s1 = src(i.rs1, rax);
-          if (s1.id() != rax.id()) a_.mov(rax, s1);
-          switch (i.op) {
-            case Op::SUB: a_.sub(rax, s2); break;
-            case Op::XOR: a_.xor_(rax, s2); break;
-            case Op::XNOR: a_.xor_(rax, s2); a_.not_(rax); break;
-            case Op::OR: case Op::ORN: a_.or_(rax, s2); break;
-            case Op::AND: case Op::ANDN: a_.and_(rax, s2); break;
-            default: a_.imul(rax, s2); break;
-          }
-          write(i.rd, rax);
-        }
+      case Op::ORN: {
+        Gp s2 = src(i.rs2, rcx);
+        if (s2.id() != rcx.id()) a_.mov(rcx, s2);
+        a_.not_(rcx);
+        Gp s1 = src(i.rs1, rax);
+        Gp d = dest(i.rd);
+        if (s1.id() != d.id()) a_.mov(d, s1);
+        if (i.op == Op::ANDN) a_.and_(d, rcx);
+        else a_.or_(d, rcx);
+        write(i.rd, d);
         return true;
-      case Op::ADDW:
-      case Op::SUBW:
-      case Op::MULW:
-        if (i.rd) {
-          Gp s2 = src(i.rs2, rcx);
-          a_.mov(eax, src(i.rs1, rax).r32());
-          switch (i.op) {
-            case Op::ADDW: a_.add(eax, s2.r32()); break;
-            case Op::SUBW: a_.sub(eax, s2.r32()); break;
-            default: a_.imul(eax, s2.r32()); break;
-          }
-          a_.movsxd(rax, eax);
-          write(i.rd, rax);
-        }
-        return true;
-      case Op::SLL:
-      case Op::SRL:
-      case Op::SRA:
-      case Op::ROL:
-      case Op::ROR:
-      case Op::SLLW:
-      case Op::SRLW:
-      case Op::SRAW:
-      case Op::ROLW:
-      case Op::RORW:
-        if (i.rd) {
-          Gp s2 = src(i.rs2, rcx);
-          if (s2.id() != rcx.id()) a_.mov(rcx, s2);
-          Gp s1 = src(i.rs1, rax);
-          if (s1.id() != rax.id()) a_.mov(rax, s1);
-          // x86 masks the count to 6 (5 for 32-bit) bits, exactly as RISC-V does.
-          switch (i.op) {
-            case Op::SLL: a_.shl(rax, cl); break;
-            case Op::SRL: a_.shr(rax, cl); break;
-            case Op::SRA: a_.sar(rax, cl); break;
-            case Op::ROL: a_.rol(rax, cl); break;
-            case Op::ROR: a_.ror(rax, cl); break;
-            case Op::SLLW: a_.shl(eax, cl); break;
-            case Op::SRLW: a_.shr(eax, cl); break;
-            case Op::SRAW: a_.sar(eax, cl); break;
-            case Op::ROLW: a_.rol(eax, cl); break;
-            default: a_.ror(eax, cl); break;
-          }
-          if (i.op == Op::SLLW || i.op == Op::SRLW || i.op == Op::SRAW || i.op == Op::ROLW || i.op == Op::RORW)
-            a_.movsxd(rax, eax);
-          write(i.rd, rax);
-        }
-        return true;
+      }
+      case Op::SLL: alu_shift(i, [&](Gp d) { a_.shl(d, cl); }, false); return true;
+      case Op::SRL: alu_shift(i, [&](Gp d) { a_.shr(d, cl); }, false); return true;
+      case Op::SRA: alu_shift(i, [&](Gp d) { a_.sar(d, cl); }, false); return true;
+      case Op::ROL: alu_shift(i, [&](Gp d) { a_.rol(d, cl); }, false); return true;
+      case Op::ROR: alu_shift(i, [&](Gp d) { a_.ror(d, cl); }, false); return true;
+      case Op::SLLW: alu_shift(i, [&](Gp d) { a_.shl(d, cl); }, true); return true;
+      case Op::SRLW: alu_shift(i, [&](Gp d) { a_.shr(d, cl); }, true); return true;
+      case Op::SRAW: alu_shift(i, [&](Gp d) { a_.sar(d, cl); }, true); return true;
+      case Op::ROLW: alu_shift(i, [&](Gp d) { a_.rol(d, cl); }, true); return true;
+      case Op::RORW: alu_shift(i, [&](Gp d) { a_.ror(d, cl); }, true); return true;
       case Op::MULH:
-      case Op::MULHU:
-        if (i.rd) {
-          Gp s2 = src(i.rs2, rcx);
-          Gp s1 = src(i.rs1, rax);
-          if (s1.id() != rax.id()) a_.mov(rax, s1);
-          if (i.op == Op::MULH) a_.imul(s2);
-          else a_.mul(s2);
-          write(i.rd, rdx);
-        }
+      case Op::MULHU: {
+        Gp s2 = src(i.rs2, rcx);
+        Gp s1 = src(i.rs1, rax);
+        if (s1.id() != rax.id()) a_.mov(rax, s1);
+        if (i.op == Op::MULH) a_.imul(s2);
+        else a_.mul(s2);
+        write(i.rd, rdx);
         return true;
+      }
       case Op::ADD_UW:
       case Op::SH1ADD_UW:
       case Op::SH2ADD_UW:
-      case Op::SH3ADD_UW:
-        if (i.rd) {
-          unsigned shift = i.op == Op::ADD_UW ? 0 : i.op == Op::SH1ADD_UW ? 1 : i.op == Op::SH2ADD_UW ? 2 : 3;
-          Gp s2 = src(i.rs2, rcx);
-          a_.mov(eax, src(i.rs1, rax).r32());  // zero-extends
-          a_.lea(rax, ptr(s2, rax, shift));
-          write(i.rd, rax);
-        }
+      case Op::SH3ADD_UW: {
+        unsigned shift = i.op == Op::ADD_UW ? 0 : i.op == Op::SH1ADD_UW ? 1 : i.op == Op::SH2ADD_UW ? 2 : 3;
+        Gp s2 = src(i.rs2, rcx);
+        a_.mov(eax, src(i.rs1, rax).r32());  // zero-extends
+        a_.lea(dest(i.rd), ptr(s2, rax, shift));
+        write(i.rd, dest(i.rd));
         return true;
-      case Op::SLLI_UW:
-        if (i.rd) {
-          a_.mov(eax, src(i.rs1, rax).r32());
-          a_.shl(rax, Imm(imm & 63));
-          write(i.rd, rax);
-        }
-        return true;
-      case Op::MIN:
-      case Op::MAX:
-      case Op::MINU:
-      case Op::MAXU:
-        if (i.rd) {
-          Gp s2 = src(i.rs2, rcx);
-          Gp s1 = src(i.rs1, rax);
-          if (s1.id() != rax.id()) a_.mov(rax, s1);
-          a_.cmp(rax, s2);
-          switch (i.op) {
-            case Op::MIN: a_.cmovg(rax, s2); break;
-            case Op::MAX: a_.cmovl(rax, s2); break;
-            case Op::MINU: a_.cmova(rax, s2); break;
-            default: a_.cmovb(rax, s2); break;
-          }
-          write(i.rd, rax);
-        }
-        return true;
+      }
+      case Op::MIN: alu_reg(i, [&](Gp d, Gp s) { a_.cmp(d, s); a_.cmovg(d, s); }, true); return true;
+      case Op::MAX: alu_reg(i, [&](Gp d, Gp s) { a_.cmp(d, s); a_.cmovl(d, s); }, true); return true;
+      case Op::MINU: alu_reg(i, [&](Gp d, Gp s) { a_.cmp(d, s); a_.cmova(d, s); }, true); return true;
+      case Op::MAXU: alu_reg(i, [&](Gp d, Gp s) { a_.cmp(d, s); a_.cmovb(d, s); }, true); return true;
+      // bts/btr/btc with a register bit offset take it modulo 64 for a register operand.
+      case Op::BSET: alu_reg(i, [&](Gp d, Gp s) { a_.bts(d, s); }, false); return true;
+      case Op::BCLR: alu_reg(i, [&](Gp d, Gp s) { a_.btr(d, s); }, false); return true;
+      case Op::BINV: alu_reg(i, [&](Gp d, Gp s) { a_.btc(d, s); }, false); return true;
       case Op::SEXT_B:
       case Op::SEXT_H:
-      case Op::ZEXT_H:
-        if (i.rd) {
-          Gp s = src(i.rs1, rax);
-          if (i.op == Op::SEXT_B) a_.movsx(rax, s.r8Lo());
-          else if (i.op == Op::SEXT_H) a_.movsx(rax, s.r16());
-          else a_.movzx(eax, s.r16());
-          write(i.rd, rax);
-        }
+      case Op::ZEXT_H: {
+        Gp s = src(i.rs1, rax);
+        Gp d = dest(i.rd);
+        if (i.op == Op::SEXT_B) a_.movsx(d, s.r8Lo());
+        else if (i.op == Op::SEXT_H) a_.movsx(d, s.r16());
+        else a_.movzx(d.r32(), s.r16());
+        write(i.rd, d);
         return true;
-      case Op::REV8:
-        if (i.rd) {
-          Gp s = src(i.rs1, rax);
-          if (s.id() != rax.id()) a_.mov(rax, s);
-          a_.bswap(rax);
-          write(i.rd, rax);
-        }
-        return true;
-      case Op::BSET:
-      case Op::BCLR:
-      case Op::BINV:
-        if (i.rd) {
-          Gp s2 = src(i.rs2, rcx);
-          Gp s1 = src(i.rs1, rax);
-          if (s1.id() != rax.id()) a_.mov(rax, s1);
-          // bts/btr/btc with a register bit offset take it modulo 64 for a register operand.
-          if (i.op == Op::BSET) a_.bts(rax, s2);
-          else if (i.op == Op::BCLR) a_.btr(rax, s2);
-          else a_.btc(rax, s2);
-          write(i.rd, rax);
-        }
-        return true;
+      }
       case Op::BEXT:
-      case Op::BEXTI:
-        if (i.rd) {
-          Gp s1 = src(i.rs1, rax);
-          if (i.op == Op::BEXT) a_.bt(s1, src(i.rs2, rcx));
-          else a_.bt(s1, Imm(imm & 63));
-          a_.setc(cl);
-          a_.movzx(eax, cl);
-          write(i.rd, rax);
-        }
+      case Op::BEXTI: {
+        Gp s1 = src(i.rs1, rax);
+        if (i.op == Op::BEXT) a_.bt(s1, src(i.rs2, rcx));
+        else a_.bt(s1, Imm(sh));
+        a_.setc(cl);
+        a_.movzx(dest(i.rd).r32(), cl);
+        write(i.rd, dest(i.rd));
         return true;
+      }
       case Op::CZERO_EQZ:
-      case Op::CZERO_NEZ:
-        if (i.rd) {
-          Gp s1 = src(i.rs1, rax);
-          if (s1.id() != rax.id()) a_.mov(rax, s1);
-          Gp s2 = src(i.rs2, rcx);
-          a_.xor_(edx, edx);
-          a_.test(s2, s2);
-          if (i.op == Op::CZERO_EQZ) a_.cmovz(rax, rdx);
-          else a_.cmovnz(rax, rdx);
-          write(i.rd, rax);
-        }
+      case Op::CZERO_NEZ: {
+        Gp s1 = src(i.rs1, rax);
+        if (s1.id() != rax.id()) a_.mov(rax, s1);
+        Gp s2 = src(i.rs2, rcx);
+        a_.xor_(edx, edx);
+        a_.test(s2, s2);
+        if (i.op == Op::CZERO_EQZ) a_.cmovz(rax, rdx);
+        else a_.cmovnz(rax, rdx);
+        write(i.rd, rax);
         return true;
+      }
       case Op::FENCE:
       case Op::PAUSE:
         return true;

@@ -1,0 +1,49 @@
+// The small interface MMIO devices see (DESIGN.md principle 6): reads and writes at an offset of
+// their window, a clock, and interrupt lines. Devices know nothing of harts' internals or the JIT.
+#pragma once
+
+#include <cstdint>
+
+namespace brisk {
+
+struct Device {
+  virtual ~Device() = default;
+  virtual const char* name() const = 0;
+  // One access of 1, 2, 4 or 8 bytes at `offset` inside the window. False: the access faults
+  // (the hart raises an access fault).
+  virtual bool read(uint64_t offset, unsigned size, uint64_t& value) = 0;
+  virtual bool write(uint64_t offset, unsigned size, uint64_t value) = 0;
+  // Called by the machine between slices of execution, with the current time: polls input,
+  // re-evaluates timers. Returns the next time (in timebase ticks) the device wants to be polled
+  // again for a deadline of its own, or UINT64_MAX.
+  virtual uint64_t poll(uint64_t now) { return UINT64_MAX; }
+};
+
+// mip bit numbers of the interrupts devices drive (privileged spec, the mip register).
+namespace mip_bit {
+constexpr unsigned MSIP = 3;
+constexpr unsigned MTIP = 7;
+constexpr unsigned SEIP = 9;
+constexpr unsigned MEIP = 11;
+}  // namespace mip_bit
+
+// Machine-level interrupt pending bits a device drives in a hart's mip (mip_bit above).
+// Level-triggered: set(level) holds until changed.
+struct InterruptSink {
+  virtual ~InterruptSink() = default;
+  virtual void set_mip(unsigned hart, unsigned bit, bool level) = 0;
+};
+
+// A level-triggered interrupt source wire into an interrupt controller (PLIC source number).
+struct IrqLine {
+  virtual ~IrqLine() = default;
+  virtual void set_irq(unsigned source, bool level) = 0;
+};
+
+// The machine's timebase: mtime, in ticks of timebase-frequency.
+struct Clock {
+  virtual ~Clock() = default;
+  virtual uint64_t now() const = 0;
+};
+
+}  // namespace brisk
