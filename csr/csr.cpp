@@ -3,6 +3,7 @@
 #include <array>
 
 #include "csr/csr_numbers.h"
+#include "csr/privileged.h"
 #include "runtime/fp.h"
 #include "runtime/hart.h"
 
@@ -22,36 +23,230 @@ using Table = std::array<Def, 4096>;
 
 constexpr uint64_t kFflagsMask = 0x1f;
 
+// Writable mstatus fields (UXL/SXL are fixed at 64 bits, SD is derived).
+constexpr uint64_t kMstatusWritable = MSTATUS_SIE | MSTATUS_MIE | MSTATUS_SPIE | MSTATUS_MPIE | MSTATUS_SPP |
+                                      MSTATUS_MPP | MSTATUS_FS | MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MXR |
+                                      MSTATUS_TVM | MSTATUS_TW | MSTATUS_TSR;
+constexpr uint64_t kMipWritable = MIP_SSIP | MIP_STIP | MIP_SEIP | MIP_LCOFIP;
+constexpr uint64_t kMedelegWritable = 0xb3ff;  // every exception but ecall from M (11) and cause 14
+
+// Interrupt-relevant state changed: the exec loop must look at pending interrupts before the next block.
+void interrupts_changed(Hart& h) { h.budget = 0; }
+
+uint64_t with_sd(uint64_t s) {
+  s |= XLEN_64 << 32 | XLEN_64 << 34;
+  if ((s & MSTATUS_FS) == MSTATUS_FS_DIRTY) s |= MSTATUS_SD;
+  return s;
+}
+
+void write_mstatus(Hart& h, uint64_t v, uint64_t mask) {
+  uint64_t old = h.csr.mstatus;
+  uint64_t next = (old & ~mask) | (v & mask);
+  if (((next & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT) == 2) next = (next & ~MSTATUS_MPP) | (old & MSTATUS_MPP);  // WARL
+  if (!h.csr.isa.has(Ext::F)) next &= ~MSTATUS_FS;
+  h.csr.mstatus = next;
+  // TLBs are kept per privilege and SUM, so only MXR changes what a cached translation allows.
+  if ((old ^ next) & MSTATUS_MXR) h.env->flush_tlb(h);
+  interrupts_changed(h);
+}
+
+Status illegal(Hart& h, const Insn& i) { return h.illegal(i); }
+
+// FP CSRs exist only with F, and trap while mstatus.FS is Off.
+Status check_fp(Hart& h, const Insn& i, bool) {
+  if (!h.csr.isa.has(Ext::F) || (h.csr.mstatus & MSTATUS_FS) == 0) return illegal(h, i);
+  return Status::Next;
+}
+
+// Zicntr/Zihpm reads below M-mode need the counter's bit in mcounteren (and scounteren for U).
+Status check_counter(Hart& h, const Insn& i, bool) {
+  const unsigned bit = static_cast<unsigned>(i.imm) & 31;
+  if (h.priv != Priv::M && !((h.csr.mcounteren >> bit) & 1)) return illegal(h, i);
+  if (h.priv == Priv::U && !((h.csr.scounteren >> bit) & 1)) return illegal(h, i);
+  return Status::Next;
+}
+
+// satp and sfence.vma trap in S-mode when mstatus.TVM is set.
+Status check_tvm(Hart& h, const Insn& i, bool) {
+  if (h.priv == Priv::S && (h.csr.mstatus & MSTATUS_TVM)) return illegal(h, i);
+  return Status::Next;
+}
+
+// stimecmp needs Sstc enabled by menvcfg.STCE and, below M, the TM bit of mcounteren.
+Status check_stimecmp(Hart& h, const Insn& i, bool) {
+  if (!h.csr.isa.has(Ext::Sstc)) return illegal(h, i);
+  if (h.priv != Priv::M && (!(h.csr.mcounteren & 2) || !(h.csr.menvcfg & MENVCFG_STCE))) return illegal(h, i);
+  return Status::Next;
+}
+
+uint64_t read_time(Hart& h, uint16_t) { return h.csr.clock->now(); }
+
 void define_fp(Table& t) {
   t[CSR_FFLAGS] = {[](Hart& h, uint16_t) -> uint64_t { return h.fflags; },
                    [](Hart& h, uint16_t, uint64_t v) {
                      h.fflags = v & kFflagsMask;
                      fp_dirty(h);
-                   }};
+                   },
+                   check_fp};
   t[CSR_FRM] = {[](Hart& h, uint16_t) -> uint64_t { return h.frm; },
                 [](Hart& h, uint16_t, uint64_t v) {
                   h.frm = v & 7;
                   fp_dirty(h);
-                }};
+                },
+                check_fp};
   t[CSR_FCSR] = {[](Hart& h, uint16_t) -> uint64_t { return uint64_t(h.frm) << 5 | h.fflags; },
                  [](Hart& h, uint16_t, uint64_t v) {
                    h.frm = (v >> 5) & 7;
                    h.fflags = v & kFflagsMask;
                    fp_dirty(h);
-                 }};
+                 },
+                 check_fp};
 }
 
 void define_counters(Table& t) {
-  // Zicntr: brisk's cycle model is one cycle per retired instruction.
-  t[CSR_CYCLE] = {[](Hart& h, uint16_t) { return h.instret; }};
-  t[CSR_INSTRET] = {[](Hart& h, uint16_t) { return h.instret; }};
-  t[CSR_TIME] = {[](Hart& h, uint16_t) { return h.csr.read_time(h); }};
+  // brisk's cycle model is one cycle per retired instruction.
+  auto cycle = [](Hart& h, uint16_t) { return h.instret + h.csr.mcycle_offset; };
+  auto instret = [](Hart& h, uint16_t) { return h.instret; };
+  auto zero = [](Hart&, uint16_t) -> uint64_t { return 0; };
+  t[CSR_CYCLE] = {cycle, nullptr, check_counter};
+  t[CSR_TIME] = {read_time, nullptr, check_counter};
+  t[CSR_INSTRET] = {instret, nullptr, check_counter};
+  t[CSR_MCYCLE] = {cycle, [](Hart& h, uint16_t, uint64_t v) { h.csr.mcycle_offset = v - h.instret; }};
+  // minstret is the hart's own count; writing it moves the count every engine keeps exact.
+  t[CSR_MINSTRET] = {instret, [](Hart& h, uint16_t, uint64_t v) { h.instret = v; }};
+  // Programmable counters exist but count nothing yet: hardwired to zero, as the spec allows.
+  for (uint16_t n = CSR_HPMCOUNTER3; n <= CSR_HPMCOUNTER31; n++) t[n] = {zero, nullptr, check_counter};
+  for (uint16_t n = CSR_MHPMCOUNTER3; n <= CSR_MHPMCOUNTER31; n++) t[n] = {zero, [](Hart&, uint16_t, uint64_t) {}};
+  for (uint16_t n = CSR_MHPMEVENT3; n <= CSR_MHPMEVENT31; n++) t[n] = {zero, [](Hart&, uint16_t, uint64_t) {}};
+  t[CSR_MCOUNTINHIBIT] = {[](Hart& h, uint16_t) { return h.csr.mcountinhibit; },
+                          [](Hart& h, uint16_t, uint64_t v) { h.csr.mcountinhibit = v & ~uint64_t(2); }};
+  t[CSR_MCOUNTEREN] = {[](Hart& h, uint16_t) { return h.csr.mcounteren; },
+                       [](Hart& h, uint16_t, uint64_t v) { h.csr.mcounteren = v & 0xffffffff; }};
+  t[CSR_SCOUNTEREN] = {[](Hart& h, uint16_t) { return h.csr.scounteren; },
+                       [](Hart& h, uint16_t, uint64_t v) { h.csr.scounteren = v & 0xffffffff; }};
+}
+
+void define_machine(Table& t) {
+  auto zero = [](Hart&, uint16_t) -> uint64_t { return 0; };
+  t[CSR_MVENDORID] = {zero};
+  t[CSR_MARCHID] = {zero};
+  t[CSR_MIMPID] = {zero};
+  t[CSR_MCONFIGPTR] = {zero};
+  t[CSR_MHARTID] = {[](Hart& h, uint16_t) { return h.hartid; }};
+  t[CSR_MSTATUS] = {[](Hart& h, uint16_t) { return with_sd(h.csr.mstatus); },
+                    [](Hart& h, uint16_t, uint64_t v) { write_mstatus(h, v, kMstatusWritable); }};
+  t[CSR_MISA] = {[](Hart& h, uint16_t) {
+                   uint64_t m = MISA_MXL_64 | misa_letter('S') | misa_letter('U');
+                   for (auto [e, c] : {std::pair{Ext::I, 'I'}, {Ext::M, 'M'}, {Ext::A, 'A'}, {Ext::F, 'F'},
+                                       {Ext::D, 'D'}, {Ext::C, 'C'}})
+                     if (h.csr.isa.has(e)) m |= misa_letter(c);
+                   return m;
+                 },
+                 [](Hart&, uint16_t, uint64_t) {}};  // WARL: the extensions are fixed at start-up
+  t[CSR_MEDELEG] = {[](Hart& h, uint16_t) { return h.csr.medeleg; },
+                    [](Hart& h, uint16_t, uint64_t v) { h.csr.medeleg = v & kMedelegWritable; }};
+  t[CSR_MIDELEG] = {[](Hart& h, uint16_t) { return h.csr.mideleg; },
+                    [](Hart& h, uint16_t, uint64_t v) {
+                      h.csr.mideleg = v & S_INTERRUPTS;
+                      interrupts_changed(h);
+                    }};
+  t[CSR_MIE] = {[](Hart& h, uint16_t) { return h.csr.mie; },
+                [](Hart& h, uint16_t, uint64_t v) {
+                  h.csr.mie = v & (S_INTERRUPTS | MIP_MSIP | MIP_MTIP | MIP_MEIP);
+                  interrupts_changed(h);
+                }};
+  t[CSR_MIP] = {[](Hart& h, uint16_t) { return h.csr.mip_effective(); },
+                [](Hart& h, uint16_t, uint64_t v) {
+                  uint64_t mask = kMipWritable;
+                  if (h.csr.menvcfg & MENVCFG_STCE) mask &= ~MIP_STIP;  // Sstc drives STIP
+                  h.csr.mip = (h.csr.mip & ~mask) | (v & mask);
+                  interrupts_changed(h);
+                }};
+  t[CSR_MTVEC] = {[](Hart& h, uint16_t) { return h.csr.mtvec; },
+                  [](Hart& h, uint16_t, uint64_t v) { h.csr.mtvec = (v & TVEC_MODE) >= 2 ? (v & ~TVEC_MODE) : v; }};
+  t[CSR_MSCRATCH] = {[](Hart& h, uint16_t) { return h.csr.mscratch; },
+                     [](Hart& h, uint16_t, uint64_t v) { h.csr.mscratch = v; }};
+  t[CSR_MEPC] = {[](Hart& h, uint16_t) { return h.csr.mepc; },
+                 [](Hart& h, uint16_t, uint64_t v) { h.csr.mepc = v & ~uint64_t(1); }};
+  t[CSR_MCAUSE] = {[](Hart& h, uint16_t) { return h.csr.mcause; },
+                   [](Hart& h, uint16_t, uint64_t v) { h.csr.mcause = v; }};
+  t[CSR_MTVAL] = {[](Hart& h, uint16_t) { return h.csr.mtval; },
+                  [](Hart& h, uint16_t, uint64_t v) { h.csr.mtval = v; }};
+  t[CSR_MENVCFG] = {[](Hart& h, uint16_t) { return h.csr.menvcfg; },
+                    [](Hart& h, uint16_t, uint64_t v) {
+                      uint64_t mask = ENVCFG_FIOM | ENVCFG_CBIE | ENVCFG_CBCFE | ENVCFG_CBZE;
+                      if (h.csr.isa.has(Ext::Sstc)) mask |= MENVCFG_STCE;
+                      h.csr.menvcfg = v & mask;
+                      interrupts_changed(h);
+                    }};
+  // PMP registers are accepted and read back, but not enforced (see README).
+  for (uint16_t n = CSR_PMPCFG0; n <= CSR_PMPCFG15; n += 2)  // odd pmpcfg registers are RV32-only
+    t[n] = {[](Hart& h, uint16_t n) { return h.csr.pmpcfg[n - CSR_PMPCFG0]; },
+            [](Hart& h, uint16_t n, uint64_t v) { h.csr.pmpcfg[n - CSR_PMPCFG0] = v; }};
+  for (uint16_t n = CSR_PMPADDR0; n <= CSR_PMPADDR63; n++)
+    t[n] = {[](Hart& h, uint16_t n) { return h.csr.pmpaddr[n - CSR_PMPADDR0]; },
+            [](Hart& h, uint16_t n, uint64_t v) { h.csr.pmpaddr[n - CSR_PMPADDR0] = v & ((1ull << 54) - 1); }};
+  t[CSR_MSECCFG] = {zero, [](Hart&, uint16_t, uint64_t) {}};
+  // No Sdtrig triggers: tselect reads 0 and tdata1 reads 0 (type 0, no trigger), as OpenSBI expects.
+  t[CSR_TSELECT] = {zero, [](Hart&, uint16_t, uint64_t) {}};
+  t[CSR_TDATA1] = {zero, [](Hart&, uint16_t, uint64_t) {}};
+}
+
+void define_supervisor(Table& t) {
+  t[CSR_SSTATUS] = {[](Hart& h, uint16_t) { return with_sd(h.csr.mstatus) & SSTATUS_MASK; },
+                    [](Hart& h, uint16_t, uint64_t v) {
+                      write_mstatus(h, v, kMstatusWritable & SSTATUS_MASK);
+                    }};
+  t[CSR_SIE] = {[](Hart& h, uint16_t) { return h.csr.mie & h.csr.mideleg; },
+                [](Hart& h, uint16_t, uint64_t v) {
+                  h.csr.mie = (h.csr.mie & ~h.csr.mideleg) | (v & h.csr.mideleg);
+                  interrupts_changed(h);
+                }};
+  t[CSR_SIP] = {[](Hart& h, uint16_t) { return h.csr.mip_effective() & h.csr.mideleg; },
+                [](Hart& h, uint16_t, uint64_t v) {
+                  uint64_t mask = h.csr.mideleg & (MIP_SSIP | MIP_LCOFIP);  // the only S-writable bits
+                  h.csr.mip = (h.csr.mip & ~mask) | (v & mask);
+                  interrupts_changed(h);
+                }};
+  t[CSR_STVEC] = {[](Hart& h, uint16_t) { return h.csr.stvec; },
+                  [](Hart& h, uint16_t, uint64_t v) { h.csr.stvec = (v & TVEC_MODE) >= 2 ? (v & ~TVEC_MODE) : v; }};
+  t[CSR_SSCRATCH] = {[](Hart& h, uint16_t) { return h.csr.sscratch; },
+                     [](Hart& h, uint16_t, uint64_t v) { h.csr.sscratch = v; }};
+  t[CSR_SEPC] = {[](Hart& h, uint16_t) { return h.csr.sepc; },
+                 [](Hart& h, uint16_t, uint64_t v) { h.csr.sepc = v & ~uint64_t(1); }};
+  t[CSR_SCAUSE] = {[](Hart& h, uint16_t) { return h.csr.scause; },
+                   [](Hart& h, uint16_t, uint64_t v) { h.csr.scause = v; }};
+  t[CSR_STVAL] = {[](Hart& h, uint16_t) { return h.csr.stval; },
+                  [](Hart& h, uint16_t, uint64_t v) { h.csr.stval = v; }};
+  t[CSR_SENVCFG] = {[](Hart& h, uint16_t) { return h.csr.senvcfg; },
+                    [](Hart& h, uint16_t, uint64_t v) {
+                      h.csr.senvcfg = v & (ENVCFG_FIOM | ENVCFG_CBIE | ENVCFG_CBCFE | ENVCFG_CBZE);
+                    }};
+  t[CSR_SATP] = {[](Hart& h, uint16_t) { return h.csr.satp; },
+                 [](Hart& h, uint16_t, uint64_t v) {
+                   uint64_t mode = v >> SATP_MODE_SHIFT;
+                   if (mode != SATP_MODE_BARE && mode != SATP_MODE_SV39 && mode != SATP_MODE_SV48 &&
+                       mode != SATP_MODE_SV57)
+                     return;  // WARL: an unsupported mode leaves satp unchanged
+                   h.csr.satp = v;
+                   h.env->flush_tlb(h);
+                 },
+                 check_tvm};
+  t[CSR_STIMECMP] = {[](Hart& h, uint16_t) { return h.csr.stimecmp; },
+                     [](Hart& h, uint16_t, uint64_t v) {
+                       h.csr.stimecmp = v;
+                       h.env->timer_changed(h);
+                       interrupts_changed(h);
+                     },
+                     check_stimecmp};
 }
 
 Table build() {
   Table t{};
   define_fp(t);
   define_counters(t);
+  define_machine(t);
+  define_supervisor(t);
   return t;
 }
 
@@ -81,6 +276,20 @@ Status access(Hart& h, const Insn& insn, CsrOp op, bool read, bool write, uint64
   }
   old = value;
   return Status::Next;
+}
+
+void reset(Hart& h) {
+  h.priv = Priv::M;
+  h.csr.mstatus = XLEN_64 << 32 | XLEN_64 << 34;
+  h.csr.mie = h.csr.mip = h.csr.mip_hw = 0;
+  h.csr.medeleg = h.csr.mideleg = 0;
+  h.csr.mcause = 0;
+  h.csr.satp = 0;
+  h.csr.menvcfg = h.csr.senvcfg = 0;
+  h.csr.mcounteren = h.csr.scounteren = 0;
+  h.csr.stimecmp = ~0ull;
+  h.ialign_mask = h.csr.isa.has(Ext::C) ? 1 : 3;
+  h.reservation = ~0ull;
 }
 
 }  // namespace brisk::csr

@@ -1,7 +1,11 @@
-// Control and status registers: the state behind them and the Zicsr access path.
+// Control and status registers: the state behind them, the Zicsr access path, and the trap and
+// interrupt logic of the privileged architecture.
 #pragma once
 
 #include <cstdint>
+
+#include "csr/extensions.h"
+#include "devices/device.h"
 
 namespace brisk {
 struct Hart;
@@ -13,8 +17,25 @@ namespace brisk::csr {
 
 // CSR state that is not hot enough to live in the Hart's first cache lines.
 struct State {
-  // The `time` CSR: reads the machine's timer (user mode: the host clock at 10 MHz).
-  uint64_t (*read_time)(const Hart&) = nullptr;
+  IsaConfig isa;
+  // What the `time` CSR reads: the machine's timer (user mode: the host clock at 10 MHz).
+  const Clock* clock = nullptr;
+
+  uint64_t mstatus = 0;
+  uint64_t medeleg = 0, mideleg = 0;
+  uint64_t mie = 0;
+  uint64_t mip = 0;     // the software-writable bits (SSIP, STIP without Sstc, SEIP, LCOFIP)
+  uint64_t mip_hw = 0;  // bits driven by devices and timers (MSIP, MTIP, MEIP, SEIP line, STIP by Sstc)
+  uint64_t mtvec = 0, mepc = 0, mcause = 0, mtval = 0, mscratch = 0;
+  uint64_t mcounteren = 0, mcountinhibit = 0;
+  uint64_t menvcfg = 0;
+  uint64_t mcycle_offset = 0;  // mcycle = instret + mcycle_offset (one cycle per instruction)
+  uint64_t pmpcfg[16] = {}, pmpaddr[64] = {};
+  uint64_t stvec = 0, sepc = 0, scause = 0, stval = 0, sscratch = 0, satp = 0;
+  uint64_t scounteren = 0, senvcfg = 0;
+  uint64_t stimecmp = ~0ull;
+
+  uint64_t mip_effective() const { return mip | mip_hw; }
 };
 
 enum class CsrOp : uint8_t { RW, RS, RC };
@@ -24,5 +45,22 @@ enum class CsrOp : uint8_t { RW, RS, RC };
 // any side effect. On success stores the old value in `old` and returns Status::Next; otherwise raises
 // the exception.
 Status access(Hart& h, const Insn& insn, CsrOp op, bool read, bool write, uint64_t src, uint64_t& old);
+
+// Resets the privileged state of a hart for system mode: M-mode, the ISA in h.csr.isa.
+void reset(Hart& h);
+
+// Enters the trap handler for h.trap (an exception raised by the instruction at h.pc), or for
+// interrupt `irq` when irq >= 0: delegation, xepc/xcause/xtval, status stack, privilege, pc.
+void take_trap(Hart& h, int irq = -1);
+
+// The interrupt to take now (highest priority pending and enabled), or -1.
+int pending_interrupt(const Hart& h);
+
+// xRET: return from a trap handler.
+Status mret(Hart& h, const Insn& i);
+Status sret(Hart& h, const Insn& i);
+
+// The privilege loads and stores are checked against (MPRV applied).
+unsigned effective_data_priv(const Hart& h);
 
 }  // namespace brisk::csr

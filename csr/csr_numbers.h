@@ -17,4 +17,54 @@ constexpr uint16_t CSR_INSTRET = 0xC02;
 constexpr uint16_t CSR_HPMCOUNTER3 = 0xC03;
 constexpr uint16_t CSR_HPMCOUNTER31 = 0xC1F;
 
+// Supervisor
+constexpr uint16_t CSR_SSTATUS = 0x100;
+constexpr uint16_t CSR_SIE = 0x104;
+constexpr uint16_t CSR_STVEC = 0x105;
+constexpr uint16_t CSR_SCOUNTEREN = 0x106;
+constexpr uint16_t CSR_SENVCFG = 0x10A;
+constexpr uint16_t CSR_SSCRATCH = 0x140;
+constexpr uint16_t CSR_SEPC = 0x141;
+constexpr uint16_t CSR_SCAUSE = 0x142;
+constexpr uint16_t CSR_STVAL = 0x143;
+constexpr uint16_t CSR_SIP = 0x144;
+constexpr uint16_t CSR_STIMECMP = 0x14D;
+constexpr uint16_t CSR_SATP = 0x180;
+
+// Machine
+constexpr uint16_t CSR_MVENDORID = 0xF11;
+constexpr uint16_t CSR_MARCHID = 0xF12;
+constexpr uint16_t CSR_MIMPID = 0xF13;
+constexpr uint16_t CSR_MHARTID = 0xF14;
+constexpr uint16_t CSR_MCONFIGPTR = 0xF15;
+constexpr uint16_t CSR_MSTATUS = 0x300;
+constexpr uint16_t CSR_MISA = 0x301;
+constexpr uint16_t CSR_MEDELEG = 0x302;
+constexpr uint16_t CSR_MIDELEG = 0x303;
+constexpr uint16_t CSR_MIE = 0x304;
+constexpr uint16_t CSR_MTVEC = 0x305;
+constexpr uint16_t CSR_MCOUNTEREN = 0x306;
+constexpr uint16_t CSR_MENVCFG = 0x30A;
+constexpr uint16_t CSR_MCOUNTINHIBIT = 0x320;
+constexpr uint16_t CSR_MSCRATCH = 0x340;
+constexpr uint16_t CSR_MEPC = 0x341;
+constexpr uint16_t CSR_MCAUSE = 0x342;
+constexpr uint16_t CSR_MTVAL = 0x343;
+constexpr uint16_t CSR_MIP = 0x344;
+constexpr uint16_t CSR_PMPCFG0 = 0x3A0;
+constexpr uint16_t CSR_PMPCFG15 = 0x3AF;
+constexpr uint16_t CSR_PMPADDR0 = 0x3B0;
+constexpr uint16_t CSR_PMPADDR63 = 0x3EF;
+constexpr uint16_t CSR_MSECCFG = 0x747;
+constexpr uint16_t CSR_MCYCLE = 0xB00;
+constexpr uint16_t CSR_MINSTRET = 0xB02;
+constexpr uint16_t CSR_MHPMCOUNTER3 = 0xB03;
+constexpr uint16_t CSR_MHPMCOUNTER31 = 0xB1F;
+constexpr uint16_t CSR_MHPMEVENT3 = 0x323;
+constexpr uint16_t CSR_MHPMEVENT31 = 0x33F;
+
+// Debug/trace trigger CSRs (Sdtrig): tselect reads as "no triggers".
+constexpr uint16_t CSR_TSELECT = 0x7A0;
+constexpr uint16_t CSR_TDATA1 = 0x7A1;
+
 }  // namespace brisk::csr

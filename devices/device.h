@@ -19,15 +19,8 @@ struct Device {
   virtual uint64_t poll(uint64_t now) { return UINT64_MAX; }
 };
 
-// mip bit numbers of the interrupts devices drive (privileged spec, the mip register).
-namespace mip_bit {
-constexpr unsigned MSIP = 3;
-constexpr unsigned MTIP = 7;
-constexpr unsigned SEIP = 9;
-constexpr unsigned MEIP = 11;
-}  // namespace mip_bit
-
-// Machine-level interrupt pending bits a device drives in a hart's mip (mip_bit above).
+// Interrupt pending bits a device drives in a hart's mip (csr/privileged.h: IRQ_M_SOFT, IRQ_M_TIMER,
+// IRQ_S_EXT, IRQ_M_EXT).
 // Level-triggered: set(level) holds until changed.
 struct InterruptSink {
   virtual ~InterruptSink() = default;

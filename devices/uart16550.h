@@ -30,8 +30,7 @@ constexpr uint64_t SCR = 7;
 constexpr uint8_t IER_ERBFI = 0x01;  // received data available
 constexpr uint8_t IER_ETBEI = 0x02;  // transmitter holding register empty
 constexpr uint8_t IER_ELSI = 0x04;   // receiver line status
-constexpr uint8_t IER_EDSSI = 0x08;  // modem status
-constexpr uint8_t IER_MASK = 0x0f;
+constexpr uint8_t IER_MASK = 0x0f;  // the four enables; modem status (bit 3) never fires here
 
 constexpr uint8_t IIR_NO_INT = 0x01;  // "interrupt pending" bit, active low
 constexpr uint8_t IIR_ID_MASK = 0x0f;

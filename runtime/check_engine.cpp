@@ -11,7 +11,7 @@ namespace {
 
 // The interpreter's view of memory during a check: every access takes the slow path, stores are
 // logged so that they can be undone before the JIT runs the same block on the same memory.
-class LoggingMemory final : public MemorySlowPath {
+class LoggingMemory final : public HartEnv {
  public:
   struct Write {
     uint64_t va;
@@ -19,7 +19,7 @@ class LoggingMemory final : public MemorySlowPath {
     uint64_t before, after;
   };
 
-  LoggingMemory(const Hart& real) : base_(real.mem_base), limit_(real.mem_limit), inner_(real.slow) {}
+  LoggingMemory(const Hart& real) : base_(real.mem_base), limit_(real.mem_limit), inner_(real.env) {}
 
   bool load(Hart& h, uint64_t va, void* out, unsigned size) override {
     if (va >= limit_) return inner_->load(h, va, out, size);
@@ -38,6 +38,9 @@ class LoggingMemory final : public MemorySlowPath {
     return base_ + va;
   }
   bool fetch16(Hart& h, uint64_t va, uint16_t& out) override { return inner_->fetch16(h, va, out); }
+  bool fetch_address(Hart& h, uint64_t va, uint64_t& pa) override { return inner_->fetch_address(h, va, pa); }
+  void flush_tlb(Hart& h) override { inner_->flush_tlb(h); }
+  void timer_changed(Hart& h) override { inner_->timer_changed(h); }
   void watch_code(uint64_t page) override { inner_->watch_code(page); }
   void unwatch_code(uint64_t page) override { inner_->unwatch_code(page); }
 
@@ -58,7 +61,7 @@ class LoggingMemory final : public MemorySlowPath {
 
   uint8_t* base_;
   uint64_t limit_;
-  MemorySlowPath* inner_;
+  HartEnv* inner_;
   std::vector<Write> writes_;
 };
 
@@ -97,9 +100,13 @@ std::string compare(const Hart& ref, Status ref_st, const Hart& jit, uint32_t ji
   return {};
 }
 
-// The `time` CSR both passes of one block read: time moves between blocks, never inside a check.
-thread_local uint64_t t_block_time = 0;
-uint64_t block_time(const Hart&) { return t_block_time; }
+// The `time` both passes of one block read: time moves between blocks, never inside a check.
+struct FrozenClock final : Clock {
+  const Clock* real;
+  uint64_t at = 0;
+  explicit FrozenClock(const Clock* c) : real(c) {}
+  uint64_t now() const override { return at; }
+};
 
 }  // namespace
 
@@ -118,18 +125,19 @@ uint32_t CheckEngine::jit_block(Hart& h) {
 }
 
 void CheckEngine::run(Hart& h, TrapHandler& traps) {
-  struct TimeSwap {
+  FrozenClock frozen(h.csr.clock);
+  struct ClockSwap {
     Hart& h;
-    uint64_t (*real)(const Hart&) = h.csr.read_time;
-    TimeSwap(Hart& hart) : h(hart) { h.csr.read_time = block_time; }
-    ~TimeSwap() { h.csr.read_time = real; }
-  } time_swap(h);
+    const Clock* saved;
+    ClockSwap(Hart& hart, const Clock* c) : h(hart), saved(hart.csr.clock) { h.csr.clock = c; }
+    ~ClockSwap() { h.csr.clock = saved; }
+  } swap(h, &frozen);
   // Covers the trap handler itself (a syscall touching guest memory).
   HostFaultScope scope(h, &jit_);
   if (sigsetjmp(scope.resume, 1) && !traps.on_trap(h)) return;
   for (;;) {
     const uint64_t start = h.pc;
-    t_block_time = time_swap.real(h);
+    frozen.at = frozen.real->now();
     const size_t n = jit_.block_length(h);
     if (n == 0) {  // the block's first fetch faults: both engines agree by construction
       if (!traps.on_trap(h)) return;
@@ -138,7 +146,7 @@ void CheckEngine::run(Hart& h, TrapHandler& traps) {
     Hart ref = h;
     LoggingMemory mem(h);
     ref.mem_limit = 0;
-    ref.slow = &mem;
+    ref.env = &mem;
     const Status st = interpret_block(ref, n, h.mem_limit);
     mem.undo();
 

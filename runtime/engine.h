@@ -14,12 +14,15 @@ struct Engine {
   // Guest memory in [start, end) is about to change under the engine (unmapped, remapped, written by
   // the host): forget anything derived from it.
   virtual void invalidate(Hart& h, uint64_t start, uint64_t end) {}
+  // Address translation changed: forget any pc -> code mapping the engine caches for h.
+  virtual void flush_lookup(Hart& h) {}
 };
 
 struct EngineOptions {
   std::string name = "jit";  // jit (the default), interp (the reference), check (both in lockstep)
   unsigned jit_regs = 10;    // guest registers kept in host registers by the JIT (0..10)
   bool perf_map = false;     // describe translated blocks in /tmp/perf-PID.map for host `perf`
+  bool budget = false;       // honour Hart::budget in translated code (system mode: interrupts, deadlines)
 };
 
 // Throws brisk::Error for an unknown engine.

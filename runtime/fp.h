@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "csr/privileged.h"
 #include "runtime/hart.h"
 
 namespace brisk {
@@ -16,9 +17,12 @@ constexpr uint8_t kDZ = 1 << 3;  // divide by zero
 constexpr uint8_t kNV = 1 << 4;  // invalid operation
 }  // namespace fflag
 
-// Called whenever an instruction writes an f register, fflags or frm: the one place where system mode
-// will set mstatus.FS = Dirty.
-inline void fp_dirty(Hart&) {}
+// Called whenever an instruction writes an f register, fflags or frm: marks mstatus.FS Dirty, so an
+// OS knows to save the FP state. User mode starts Dirty, so this is one predictable branch there.
+inline void fp_dirty(Hart& h) {
+  if ((h.csr.mstatus & csr::MSTATUS_FS) != csr::MSTATUS_FS_DIRTY) [[unlikely]]
+    h.csr.mstatus |= csr::MSTATUS_FS_DIRTY;
+}
 
 // A single-precision value in a 64-bit f register is NaN-boxed: bits 63:32 all ones.
 inline uint64_t nan_box(uint32_t v) { return 0xffffffff00000000ull | v; }

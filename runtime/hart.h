@@ -28,22 +28,44 @@ struct PendingTrap {
 };
 
 struct Hart;
-// Memory outside the flat fast path: system-mode translation, MMIO, or a user-mode fault.
-// Returns false when it raised an exception in hart.trap.
-struct MemorySlowPath {
-  virtual ~MemorySlowPath() = default;
+// What a hart's surroundings (user-mode Linux, or a system machine) provide beyond its own state:
+// memory outside the flat fast path, and the notifications that keep fast paths coherent.
+struct HartEnv {
+  virtual ~HartEnv() = default;
+  // Memory outside the flat fast path: system-mode translation, MMIO, or a user-mode fault.
+  // Each returns false (nullptr) after raising an exception in hart.trap.
   virtual bool load(Hart& h, uint64_t va, void* out, unsigned size) = 0;
   virtual bool store(Hart& h, uint64_t va, const void* in, unsigned size) = 0;
-  // Host pointer to `size` bytes at va for an atomic read-modify-write, or nullptr after raising a trap.
+  // Host pointer to `size` bytes at va for an atomic read-modify-write.
   virtual void* amo(Hart& h, uint64_t va, unsigned size) = 0;
-  // Fetches the 16-bit parcel at va, checking execute permission; false after raising an
-  // instruction fault.
+  // Fetches the 16-bit parcel at va, checking execute permission.
   virtual bool fetch16(Hart& h, uint64_t va, uint16_t& out) = 0;
+  // The physical address instruction fetch at va reads (user mode: va itself); translated code is
+  // keyed by it. False after raising the fetch fault.
+  virtual bool fetch_address(Hart& h, uint64_t va, uint64_t& pa) = 0;
   // Translated code now depends on the page at `page`: stores to it must reach the engine's
   // on_code_write (see HostFaultHooks) until unwatch_code.
   virtual void watch_code(uint64_t page) = 0;
   virtual void unwatch_code(uint64_t page) = 0;
+  // Address translation changed (satp, mstatus.MXR/MPRV/MPP, sfence.vma): drop cached translations.
+  virtual void flush_tlb(Hart& h) {}
+  // stimecmp was written: re-evaluate the supervisor timer.
+  virtual void timer_changed(Hart& h) {}
 };
+
+// Software TLB (DESIGN.md principle 4), one per access type and MMU index, checked inline by the JIT:
+// an access of `size` bytes at va hits when (va & ~0xfff) | (va & (size - 1)) == tag, and then reads
+// host memory at va + addend. Misaligned accesses always miss.
+struct TlbEntry {
+  uint64_t tag = ~0ull;
+  uint64_t addend = 0;
+};
+struct Tlb {
+  static constexpr unsigned kSize = 256;
+  TlbEntry read[kSize], write[kSize], exec[kSize];
+};
+// Which TLB: the privilege an access is checked against, with SUM for S-mode data.
+enum MmuIndex : unsigned { kMmuU = 0, kMmuS = 1, kMmuSSum = 2, kMmuM = 3, kMmuCount = 4 };
 
 struct Hart {
   // --- hot state (fixed offsets used by the JIT) ---
@@ -56,6 +78,7 @@ struct Hart {
   uint8_t frm = 0;     // fcsr.frm
   uint8_t fflags = 0;  // fcsr.fflags (accrued)
   Priv priv = Priv::M;
+  bool waiting = false;  // in WFI: the machine resumes it when an interrupt becomes pending
   uint8_t ialign_mask = 1;  // pc bits that must be zero: 1 with C (IALIGN=16), 3 without
   uint64_t reservation = ~0ull;  // LR/SC reservation address; ~0 when none
   // Instructions translated code may still start before it must return to the exec loop: the
@@ -66,9 +89,10 @@ struct Hart {
 
   // --- cold state ---
   PendingTrap trap;
-  MemorySlowPath* slow = nullptr;
+  HartEnv* env = nullptr;
   csr::State csr;
   uint64_t hartid = 0;
+  Tlb tlb[kMmuCount];
   // Control-transfer sink: when on, every engine appends each branch and jump to `transfers`.
   bool transfer_sink = false;
   TransferRing transfers;
@@ -88,7 +112,7 @@ inline bool mem_load(Hart& h, uint64_t va, T& out) {
     std::memcpy(&out, h.mem_base + va, sizeof(T));
     return true;
   }
-  return h.slow->load(h, va, &out, sizeof(T));
+  return h.env->load(h, va, &out, sizeof(T));
 }
 
 template <typename T>
@@ -97,13 +121,13 @@ inline bool mem_store(Hart& h, uint64_t va, T value) {
     std::memcpy(h.mem_base + va, &value, sizeof(T));
     return true;
   }
-  return h.slow->store(h, va, &value, sizeof(T));
+  return h.env->store(h, va, &value, sizeof(T));
 }
 
 // Host pointer for an aligned atomic access of `size` bytes, or nullptr with a trap raised.
 inline void* mem_amo(Hart& h, uint64_t va, unsigned size) {
   if (va < h.mem_limit) [[likely]] return h.mem_base + va;
-  return h.slow->amo(h, va, size);
+  return h.env->amo(h, va, size);
 }
 
 }  // namespace brisk

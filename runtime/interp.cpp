@@ -1,5 +1,6 @@
 #include "runtime/interp.h"
 
+#include "csr/privileged.h"
 #include "runtime/host_fault.h"
 #include "runtime/semantics.h"
 
@@ -7,12 +8,12 @@ namespace brisk {
 
 bool fetch_insn(Hart& h, uint32_t& raw) {
   uint16_t lo, hi;
-  if (!h.slow->fetch16(h, h.pc, lo)) return false;
+  if (!h.env->fetch16(h, h.pc, lo)) return false;
   if (insn_length(lo) == 2) {
     raw = lo;
     return true;
   }
-  if (!h.slow->fetch16(h, h.pc + 2, hi)) return false;
+  if (!h.env->fetch16(h, h.pc + 2, hi)) return false;
   raw = lo | uint32_t(hi) << 16;
   return true;
 }
@@ -45,6 +46,8 @@ Status Interpreter::step(Hart& h) {
   }
   const Insn& in = e.insn;
   const uint64_t pc = h.pc;
+  if ((in.flags() & kFp) && (h.csr.mstatus & csr::MSTATUS_FS) == 0) [[unlikely]]
+    return h.illegal(in);  // F/D instructions trap while mstatus.FS is Off
   Status st = kSemantics[static_cast<unsigned>(in.op)](h, in);
   switch (st) {
     case Status::Next:
@@ -68,7 +71,9 @@ void Interpreter::run(Hart& h, TrapHandler& traps) {
   // A host fault on guest memory lands here with h.trap set and pc at the faulting instruction.
   if (sigsetjmp(scope.resume, 1) && !traps.on_trap(h)) return;
   for (;;) {
+    if (h.budget <= 0 && !traps.on_budget(h)) return;
     Status st = step(h);
+    h.budget--;
     if (st == Status::Trap && !traps.on_trap(h)) return;
     if (st == Status::Exit) return;
   }

@@ -9,7 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "csr/privileged.h"
 #include "runtime/hart.h"
+#include "runtime/mmu.h"
 
 namespace brisk {
 
@@ -29,6 +31,8 @@ void patch_jump(uint8_t* jmp, const uint8_t* target) {
   std::memcpy(jmp + 1, &rel, 4);
 }
 
+bool fp_off(const Hart& h) { return (h.csr.mstatus & csr::MSTATUS_FS) == 0; }
+
 }  // namespace
 
 JitEngine::JitEngine(const EngineOptions& opt) : opt_(opt), arena_(kArenaSize) {
@@ -41,21 +45,34 @@ JitEngine::~JitEngine() {
   if (perf_map_) std::fclose(perf_map_);
 }
 
-uint64_t JitEngine::mode_key(const Hart& h) {
-  return static_cast<uint64_t>(h.priv) | uint64_t(h.transfer_sink) << 2 | uint64_t(h.ialign_mask) << 3;
+uint64_t JitEngine::mode_key(const Hart& h) const {
+  const uint64_t mmu = h.mem_limit ? 0u : static_cast<unsigned>(data_mmu_index(h));
+  return static_cast<uint64_t>(h.priv) | uint64_t(h.transfer_sink) << 2 | uint64_t(h.ialign_mask) << 3 |
+         uint64_t(fp_off(h)) << 5 | mmu << 6;
 }
 
-JitEngine::Block* JitEngine::block_for(Hart& h) {
-  const Key key{h.pc, mode_key(h)};
-  auto it = blocks_.find(key);
-  if (it != blocks_.end()) return it->second;
-
+x64::TranslateConfig JitEngine::config(const Hart& h) const {
   x64::TranslateConfig cfg;
   cfg.mapped_regs = opt_.jit_regs;
   cfg.transfer_hooks = h.transfer_sink;
+  cfg.budget = opt_.budget;
   cfg.flat_limit = h.mem_limit;
+  cfg.mmu_index = h.mem_limit ? 0u : static_cast<unsigned>(data_mmu_index(h));
+  cfg.fp_off = fp_off(h);
+  return cfg;
+}
+
+JitEngine::Block* JitEngine::block_for(Hart& h) {
+  uint64_t pa;
+  if (!h.env->fetch_address(h, h.pc, pa)) return nullptr;
+  const Key key{h.pc, pa, mode_key(h)};
+  auto it = blocks_.find(key);
+  if (it != blocks_.end()) return it->second;
+
+  const x64::TranslateConfig cfg = config(h);
   auto b = std::make_unique<Block>();
-  b->key = key.mode;
+  b->pa = pa;
+  b->mode = key.mode;
   try {
     if (!x64::translate(arena_, tramp_, cfg, h, b->bc)) return nullptr;
   } catch (const std::length_error&) {
@@ -66,15 +83,29 @@ JitEngine::Block* JitEngine::block_for(Hart& h) {
   all_.push_back(std::move(b));
   blocks_[key] = raw;
   by_code_[raw->bc.code] = raw;
-  for (uint64_t p = page_of(raw->bc.pc); p < raw->bc.end_pc; p += kPage) {
-    if (by_page_.find(p) == by_page_.end()) h.slow->watch_code(p);
-    by_page_.emplace(p, raw);
+  // A block lies in one page, except when its only instruction straddles into the next.
+  for (uint64_t va = page_of(raw->bc.pc); va < raw->bc.end_pc; va += kPage) {
+    uint64_t page = page_of(pa);
+    if (va != page_of(raw->bc.pc) && h.env->fetch_address(h, va, page)) page = page_of(page);
+    if (by_page_.find(page) == by_page_.end()) h.env->watch_code(page);
+    by_page_.emplace(page, raw);
   }
   stats_.blocks++;
   if (perf_map_)
     fmt::print(perf_map_, "{:x} {:x} guest_{:x}_{}\n", reinterpret_cast<uintptr_t>(raw->bc.code), raw->bc.size,
                raw->bc.pc, raw->bc.insns.size());
   return raw;
+}
+
+JitEngine::LookupTable& JitEngine::lookup_for(Hart& h, uint64_t mode) {
+  auto& t = lookups_[{&h, mode}];
+  if (!t) t = std::make_unique<LookupTable>();
+  return *t;
+}
+
+void JitEngine::flush_lookup(Hart& h) {
+  for (auto& [key, table] : lookups_)
+    if (key.first == &h) table->fill({});
 }
 
 void JitEngine::link(Block* from, unsigned exit, Block* to) {
@@ -86,14 +117,16 @@ void JitEngine::link(Block* from, unsigned exit, Block* to) {
 void JitEngine::drop(Block* b) {
   if (!b->valid) return;
   b->valid = false;
-  blocks_.erase(Key{b->bc.pc, b->key});
+  blocks_.erase(Key{b->bc.pc, b->pa, b->mode});
   by_code_.erase(b->bc.code);
   // Whoever jumps here directly goes back to its unlinked stub, and so to the exec loop.
   for (auto [src, exit] : b->incoming)
     if (src->valid) patch_jump(src->bc.code + src->bc.exits[exit].jmp_off, src->bc.code + src->bc.exits[exit].stub_off);
   b->incoming.clear();
-  auto& e = lookup_[(b->bc.pc >> 1) % x64::kLookupEntries];
-  if (e.code == b->bc.code) e = {};
+  for (auto& [key, table] : lookups_) {
+    auto& e = (*table)[(b->bc.pc >> 1) % x64::kLookupEntries];
+    if (e.code == b->bc.code) e = {};
+  }
   stats_.invalidated++;
 }
 
@@ -103,17 +136,17 @@ void JitEngine::invalidate(Hart& h, uint64_t start, uint64_t end) {
     if (lo == hi) continue;
     for (auto it = lo; it != hi; ++it) drop(it->second);
     by_page_.erase(lo, hi);
-    h.slow->unwatch_code(p);
+    h.env->unwatch_code(p);
   }
 }
 
 void JitEngine::flush_all(Hart& h) {
-  for (auto& [page, b] : by_page_) h.slow->unwatch_code(page);  // idempotent per page
+  for (auto& [page, b] : by_page_) h.env->unwatch_code(page);  // idempotent per page
   by_page_.clear();
   blocks_.clear();
   by_code_.clear();
   all_.clear();
-  lookup_.fill({});
+  for (auto& [key, table] : lookups_) table->fill({});
   arena_.reset_to(arena_start_);
   stats_.flushes++;
 }
@@ -152,9 +185,11 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
 }
 
 uint32_t JitEngine::run_one_block(Hart& h) {
-  h.jit_lookup = lookup_.data();  // never filled outside run(): indirect exits always come back
   Block* b = block_for(h);
   if (!b) return x64::kExitTrap;
+  // A table nobody fills: indirect exits always come back here.
+  static LookupTable empty{};
+  h.jit_lookup = empty.data();
   return tramp_.enter(&h, b->bc.code);
 }
 
@@ -163,31 +198,47 @@ size_t JitEngine::block_length(Hart& h) {
   return b ? b->bc.insns.size() : 0;
 }
 
+bool JitEngine::step_budget(Hart& h, TrapHandler& traps) {
+  while (h.budget > 0) {
+    Status st = interp_.step(h);
+    h.budget--;
+    if (st == Status::Exit) return false;
+    if (st == Status::Trap && !traps.on_trap(h)) return false;
+  }
+  return true;
+}
+
 void JitEngine::run(Hart& h, TrapHandler& traps) {
   HostFaultScope scope(h, this);
-  h.jit_lookup = lookup_.data();
   // A guest fault in translated code or a helper lands here with the state recovered.
   if (sigsetjmp(scope.resume, 1) && !traps.on_trap(h)) return;
   for (;;) {
+    if (h.budget <= 0 && !traps.on_budget(h)) return;
     Block* b = block_for(h);
     if (!b) {
       if (!traps.on_trap(h)) return;
       continue;
     }
-    lookup_[(h.pc >> 1) % x64::kLookupEntries] = {h.pc, b->bc.code};
+    LookupTable& lookup = lookup_for(h, b->mode);
+    lookup[(h.pc >> 1) % x64::kLookupEntries] = {h.pc, b->bc.code};
+    h.jit_lookup = lookup.data();
     const uint32_t exit = tramp_.enter(&h, b->bc.code);
     switch (exit) {
       case x64::kExitDispatch: break;
       case x64::kExitLink: {
         Block* to = block_for(h);  // first: translating may flush, and `from` with it
         Block* from = block_at_host(reinterpret_cast<const void*>(h.jit_exit_site));
-        if (from && to && from->key == to->key) {
+        // System mode links only within a page: another page's mapping may change under the link.
+        if (from && to && from->mode == to->mode && (h.mem_limit || page_of(from->bc.pc) == page_of(to->bc.pc))) {
           for (unsigned e = 0; e < from->bc.exits.size(); e++)
             if (from->bc.code + from->bc.exits[e].jmp_off == reinterpret_cast<uint8_t*>(h.jit_exit_site))
               link(from, e, to);
         }
         break;
       }
+      case x64::kExitBudget:
+        if (!step_budget(h, traps)) return;
+        break;
       case x64::kExitTrap:
         if (!traps.on_trap(h)) return;
         break;

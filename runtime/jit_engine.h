@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdio>
 #include <deque>
 #include <map>
 #include <memory>
@@ -12,6 +13,7 @@
 #include "jit/x64/translator.h"
 #include "runtime/engine.h"
 #include "runtime/host_fault.h"
+#include "runtime/interp.h"
 
 namespace brisk {
 
@@ -21,6 +23,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   ~JitEngine() override;
   void run(Hart& h, TrapHandler& traps) override;
   void invalidate(Hart& h, uint64_t start, uint64_t end) override;
+  void flush_lookup(Hart& h) override;
 
   // HostFaultHooks
   bool on_code_write(Hart& h, uint64_t va) override;
@@ -40,36 +43,44 @@ class JitEngine final : public Engine, public HostFaultHooks {
  private:
   struct Block {
     x64::BlockCode bc;
-    uint64_t key = 0;
+    uint64_t pa = 0;    // physical address of bc.pc: what the block was made from
+    uint64_t mode = 0;
     bool valid = true;
     std::vector<std::pair<Block*, unsigned>> incoming;  // (source block, exit index) linked here
   };
   struct Key {
-    uint64_t pc, mode;
+    uint64_t pc, pa, mode;
     bool operator==(const Key&) const = default;
   };
   struct KeyHash {
-    size_t operator()(const Key& k) const { return std::hash<uint64_t>()(k.pc * 31 + k.mode); }
+    size_t operator()(const Key& k) const { return std::hash<uint64_t>()((k.pc * 31 + k.pa) * 31 + k.mode); }
   };
+  using LookupTable = std::array<x64::LookupEntry, x64::kLookupEntries>;
 
-  // The translation key beyond pc: what changes a block's meaning (DESIGN.md principle 2).
-  static uint64_t mode_key(const Hart& h);
+  // The translation key beyond the address: what changes a block's meaning (DESIGN.md principle 2).
+  uint64_t mode_key(const Hart& h) const;
+  x64::TranslateConfig config(const Hart& h) const;
   // Finds or translates the block at h.pc; nullptr after raising an instruction fault.
   Block* block_for(Hart& h);
+  // The pc -> code table translated code of this hart and mode consults for indirect jumps.
+  LookupTable& lookup_for(Hart& h, uint64_t mode);
   void link(Block* from, unsigned exit, Block* to);
   void drop(Block* b);
   void flush_all(Hart& h);
   Block* block_at_host(const void* p) const;
+  // Interprets until the budget reaches zero; false if a trap handler said stop.
+  bool step_budget(Hart& h, TrapHandler& traps);
 
   EngineOptions opt_;
   x64::CodeArena arena_;
   x64::Trampolines tramp_;
   uint8_t* arena_start_ = nullptr;  // first byte after the trampolines
   std::unordered_map<Key, Block*, KeyHash> blocks_;
-  std::multimap<uint64_t, Block*> by_page_;
+  std::multimap<uint64_t, Block*> by_page_;  // physical page -> blocks made from it
   std::map<const uint8_t*, Block*> by_code_;
   std::deque<std::unique_ptr<Block>> all_;  // dropped blocks stay until the arena is reset
-  std::array<x64::LookupEntry, x64::kLookupEntries> lookup_{};
+  std::map<std::pair<const Hart*, uint64_t>, std::unique_ptr<LookupTable>> lookups_;
+  Interpreter interp_;  // for the last few instructions before a budget deadline
   Stats stats_;
   FILE* perf_map_ = nullptr;
 };

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "runtime/diag.h"
+#include "csr/privileged.h"
 #include "runtime/elf_loader.h"
 #include "runtime/error.h"
 
@@ -27,11 +28,6 @@ constexpr uint64_t hwcap_letter(char c) { return 1ull << (c - 'A'); }
 constexpr uint64_t kHwcap =
     hwcap_letter('I') | hwcap_letter('M') | hwcap_letter('A') | hwcap_letter('F') | hwcap_letter('D') | hwcap_letter('C');
 
-uint64_t host_time_10mhz(const Hart&) {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 10'000'000 + static_cast<uint64_t>(ts.tv_nsec) / 100;
-}
 
 // The signal Linux sends a process for an exception it does not handle itself.
 int signal_for(uint64_t c) {
@@ -75,9 +71,12 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
 
   hart_.mem_base = vm_.base();
   hart_.mem_limit = GuestVm::kLimit;
-  hart_.slow = this;
+  hart_.env = this;
   hart_.priv = Priv::U;
-  hart_.csr.read_time = host_time_10mhz;
+  // What Linux gives a process: FP state on, the counters readable.
+  hart_.csr.mstatus = csr::MSTATUS_FS_DIRTY;
+  hart_.csr.mcounteren = hart_.csr.scounteren = 7;
+  hart_.csr.clock = &clock_;
   hart_.transfer_sink = opt_.transfer_sink;
   hart_.pc = entry;
   build_stack(exe, interp_base);
@@ -176,6 +175,15 @@ bool LinuxUser::fetch16(Hart& h, uint64_t va, uint16_t& out) {
     return false;
   }
   std::memcpy(&out, vm_.base() + va, 2);
+  return true;
+}
+
+bool LinuxUser::fetch_address(Hart& h, uint64_t va, uint64_t& pa) {
+  if (!vm_.accessible(va, 2, PROT_EXEC)) {
+    h.raise(cause::kInstructionPageFault, va);
+    return false;
+  }
+  pa = va;
   return true;
 }
 

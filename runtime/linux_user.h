@@ -9,6 +9,7 @@
 
 #include "runtime/engine.h"
 #include "runtime/guest_vm.h"
+#include "runtime/host_clock.h"
 
 namespace brisk {
 
@@ -26,7 +27,7 @@ struct UserResult {
   uint64_t instret = 0;
 };
 
-class LinuxUser final : public TrapHandler, public MemorySlowPath {
+class LinuxUser final : public TrapHandler, public HartEnv {
  public:
   // Loads the program and builds its initial stack. Throws brisk::Error on bad input.
   explicit LinuxUser(const UserOptions& opt);
@@ -35,11 +36,17 @@ class LinuxUser final : public TrapHandler, public MemorySlowPath {
 
   // TrapHandler
   bool on_trap(Hart& h) override;
-  // MemorySlowPath: anything beyond the flat guest space faults.
+  // Nothing in user mode sets a budget.
+  bool on_budget(Hart& h) override {
+    h.budget = INT64_MAX;
+    return true;
+  }
+  // HartEnv: anything beyond the flat guest space faults.
   bool load(Hart& h, uint64_t va, void* out, unsigned size) override;
   bool store(Hart& h, uint64_t va, const void* in, unsigned size) override;
   void* amo(Hart& h, uint64_t va, unsigned size) override;
   bool fetch16(Hart& h, uint64_t va, uint16_t& out) override;
+  bool fetch_address(Hart& h, uint64_t va, uint64_t& pa) override;
   void watch_code(uint64_t page) override;
   void unwatch_code(uint64_t page) override;
 
@@ -61,6 +68,7 @@ class LinuxUser final : public TrapHandler, public MemorySlowPath {
   UserOptions opt_;
   std::string exe_path_;  // absolute path of the program, for /proc/self/exe
   GuestVm vm_;
+  HostClock clock_;
   Hart hart_;
   std::unique_ptr<Engine> engine_;
   int exit_code_ = 0;

@@ -1,13 +1,27 @@
 // Semantics of the privileged instructions.
+#include "csr/csr.h"
+#include "csr/privileged.h"
 #include "runtime/semantics.h"
 
 namespace brisk {
 
-// System mode (privilege levels above U) arrives with the virt machine; until then every hart runs
-// in U mode, where each of these is an illegal instruction.
-Status sem_SRET(Hart& h, const Insn& i) { return h.illegal(i); }
-Status sem_MRET(Hart& h, const Insn& i) { return h.illegal(i); }
-Status sem_WFI(Hart& h, const Insn& i) { return h.illegal(i); }
-Status sem_SFENCE_VMA(Hart& h, const Insn& i) { return h.illegal(i); }
+Status sem_MRET(Hart& h, const Insn& i) { return csr::mret(h, i); }
+Status sem_SRET(Hart& h, const Insn& i) { return csr::sret(h, i); }
+
+// WFI in U-mode, or in S-mode under mstatus.TW, is illegal (brisk's time limit for it is zero).
+// Otherwise the hart stops at the next instruction until an interrupt is pending: the exec loop
+// sees `waiting` through the budget and lets the machine idle the host.
+Status sem_WFI(Hart& h, const Insn& i) {
+  if (h.priv == Priv::U || (h.priv == Priv::S && (h.csr.mstatus & csr::MSTATUS_TW))) return h.illegal(i);
+  h.waiting = true;
+  h.budget = 0;
+  return Status::Next;
+}
+
+Status sem_SFENCE_VMA(Hart& h, const Insn& i) {
+  if (h.priv == Priv::U || (h.priv == Priv::S && (h.csr.mstatus & csr::MSTATUS_TVM))) return h.illegal(i);
+  h.env->flush_tlb(h);
+  return Status::Next;
+}
 
 }  // namespace brisk

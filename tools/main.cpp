@@ -1,7 +1,10 @@
 // brisk: a fast RISC-V emulator. One binary with subcommands, like `git`.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <fstream>
+#include <map>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -9,6 +12,7 @@
 #include "runtime/diag.h"
 #include "runtime/error.h"
 #include "runtime/linux_user.h"
+#include "runtime/virt_machine.h"
 
 extern char** environ;
 
@@ -17,15 +21,62 @@ namespace {
 void print_stats(uint64_t instret, std::chrono::duration<double> wall) {
   double s = wall.count();
   brisk::diag_print("brisk: {} instructions in {:.3f} s ({:.1f} MIPS)\n", instret, s,
-             s > 0 ? static_cast<double>(instret) / s / 1e6 : 0.0);
+                    s > 0 ? static_cast<double>(instret) / s / 1e6 : 0.0);
 }
 
-int cmd_run(const brisk::UserOptions& opt, bool stats) {
-  auto t0 = std::chrono::steady_clock::now();
-  brisk::LinuxUser user(opt);
-  brisk::UserResult r = user.run();
-  if (stats) print_stats(r.instret, std::chrono::steady_clock::now() - t0);
-  return r.exit_code;
+void add_engine_options(CLI::App* cmd, brisk::EngineOptions& e) {
+  cmd->add_option("--engine", e.name,
+                  "jit (default), interp (the reference interpreter) or check (both, compared block by block)")
+      ->check(CLI::IsMember({"jit", "interp", "check"}));
+  cmd->add_option("--jit-regs", e.jit_regs, "Guest registers the JIT keeps in host registers (0-10)")
+      ->check(CLI::Range(0, 10))
+      ->group("Tuning");
+  cmd->add_flag("--perf-map", e.perf_map, "Name translated blocks by guest pc in /tmp/perf-PID.map, for perf on the host")
+      ->group("Tuning");
+}
+
+// QEMU's -m: a number of MiB, or with a K/M/G suffix.
+uint64_t parse_size(const std::string& s) {
+  size_t used = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(s, &used);
+  } catch (const std::exception&) {
+    throw brisk::Error("-m: '{}' is not a size (e.g. 512M or 2G)", s);
+  }
+  std::string unit = s.substr(used);
+  if (unit.empty() || unit == "M" || unit == "m") return v << 20;
+  if (unit == "G" || unit == "g") return v << 30;
+  if (unit == "K" || unit == "k") return v << 10;
+  throw brisk::Error("-m: '{}' is not a size (e.g. 512M or 2G)", s);
+}
+
+// The images scripts/guest-images built: KEY=path lines in $BRISK_CACHE/images/images.env.
+std::map<std::string, std::string> cached_images() {
+  const char* cache = std::getenv("BRISK_CACHE");
+  const char* home = std::getenv("HOME");
+  std::string dir = cache ? cache : std::string(home ? home : "") + "/.cache/brisk";
+  std::ifstream in(dir + "/images/images.env");
+  if (!in)
+    throw brisk::Error("no --kernel given and no cached guest image in {}/images; run scripts/guest-images first", dir);
+  std::map<std::string, std::string> kv;
+  for (std::string line; std::getline(in, line);)
+    if (auto eq = line.find('='); eq != std::string::npos) kv[line.substr(0, eq)] = line.substr(eq + 1);
+  return kv;
+}
+
+// People type QEMU's single-dash spellings (-kernel, -bios, ...): accept them as the long options.
+std::vector<std::string> qemu_spellings(int argc, char** argv) {
+  static const char* const kLong[] = {"-bios", "-kernel", "-initrd", "-append", "-smp", "-cpu", "-dumpdtb", "-machine"};
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    for (const char* l : kLong)
+      if (a == l) a = std::string("-") + l;
+    if (a == "-M") a = "--machine";
+    args.push_back(a);
+  }
+  return args;
 }
 
 }  // namespace
@@ -47,28 +98,49 @@ int main(int argc, char** argv) {
   run->add_option("--sysroot", user.sysroot,
                   "Directory searched first for the ELF interpreter and absolute paths (like qemu -L)")
       ->check(CLI::ExistingDirectory);
-  run->add_option("--engine", user.engine.name,
-                  "jit (default), interp (the reference interpreter) or check (both, compared block by block)")
-      ->check(CLI::IsMember({"jit", "interp", "check"}));
-  run->add_option("--jit-regs", user.engine.jit_regs, "Guest registers the JIT keeps in host registers (0-10)")
-      ->check(CLI::Range(0, 10))
-      ->group("Tuning");
-  run->add_flag("--perf-map", user.engine.perf_map,
-                "Name translated blocks by guest pc in /tmp/perf-PID.map, for perf on the host")
-      ->group("Tuning");
   run->add_flag("--stats", stats, "Print instructions retired, wall time and MIPS on exit");
+  add_engine_options(run, user.engine);
   run->add_flag("--transfer-sink", user.transfer_sink,
                 "Record every branch and jump in the hart's control-transfer ring (measures hook cost)")
       ->group("Tuning");
   run->prefix_command();
 
+  brisk::SystemOptions sys;
+  std::string mem = "512M", machine = "virt";
+  bool nographic = false;
+  auto* system = app.add_subcommand("system", "Boot a RISC-V machine like qemu-system-riscv64 -M virt");
+  system->footer(
+      "Options also take QEMU's single-dash spellings (-kernel, -bios, -initrd, -append, -smp, -cpu).\n"
+      "With no --kernel, boots the Debian kernel and busybox initramfs that scripts/guest-images caches.\n"
+      "The console is stdio; Ctrl-A x quits. The exit status is the guest's (sifive_test finisher, HTIF).\n"
+      "Examples:\n"
+      "  brisk system -bios fw_jump.bin -kernel Image -initrd initrd.gz -append 'console=ttyS0'\n"
+      "  brisk system --bios none --kernel test.elf        # bare-metal ELF in M-mode\n"
+      "  brisk system --cpu rv64,sstc=off --dumpdtb virt.dtb");
+  system->add_option("--bios", sys.bios, "Firmware: OpenSBI fw_jump/fw_dynamic (.bin or .elf), or 'none'");
+  system->add_option("--kernel", sys.kernel, "Kernel: a RISC-V Linux Image, an ELF, or a flat binary");
+  system->add_option("--initrd", sys.initrd, "Initial ramdisk (cpio)")->check(CLI::ExistingFile);
+  system->add_option("--append", sys.append, "Kernel command line");
+  system->add_option("-m,--memory", mem, "RAM size: MiB, or with a K/M/G suffix")->capture_default_str();
+  system->add_option("--smp", sys.harts, "Number of harts")->capture_default_str();
+  system->add_option("--cpu", sys.cpu, "rv64 with extensions switched: rv64,EXT=on|off,... (all on by default)")
+      ->capture_default_str();
+  system->add_option("--dumpdtb", sys.dumpdtb, "Write the device tree to FILE and exit");
+  system->add_option("--machine", machine, "Machine model (only virt)")->check(CLI::IsMember({"virt"}));
+  system->add_flag("--nographic", nographic, "Accepted for QEMU habits: the console is always stdio");
+  system->add_flag("--stats", stats, "Print instructions retired, wall time and MIPS on exit");
+  add_engine_options(system, sys.engine);
+
+  std::vector<std::string> args = qemu_spellings(argc, argv);
+  std::reverse(args.begin(), args.end());
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
 
   try {
+    auto t0 = std::chrono::steady_clock::now();
     if (run->parsed()) {
       auto rest = run->remaining();
       if (rest.empty()) {
@@ -79,7 +151,26 @@ int main(int argc, char** argv) {
       user.program = rest.front();
       user.argv = rest;
       for (char** e = environ; *e; e++) user.envp.emplace_back(*e);
-      return cmd_run(user, stats);
+      brisk::LinuxUser u(user);
+      brisk::UserResult r = u.run();
+      if (stats) print_stats(r.instret, std::chrono::steady_clock::now() - t0);
+      return r.exit_code;
+    }
+    if (system->parsed()) {
+      sys.ram_size = parse_size(mem);
+      if (sys.kernel.empty() && sys.bios != "none") {
+        auto img = cached_images();
+        sys.kernel = img["KERNEL"];
+        if (sys.bios.empty()) sys.bios = img.count("OPENSBI19_FW_JUMP") ? img["OPENSBI19_FW_JUMP"] : img["OPENSBI16_FW_JUMP"];
+        if (sys.initrd.empty()) sys.initrd = img["INITRD_BUSYBOX"];
+        if (sys.append.empty()) sys.append = "console=ttyS0";
+      }
+      if (sys.bios.empty() && sys.dumpdtb.empty())
+        throw brisk::Error("--bios FILE is needed (OpenSBI's fw_jump.bin, or 'none' for a bare-metal ELF)");
+      brisk::VirtMachine m(sys);
+      brisk::SystemResult r = m.run();
+      if (stats) print_stats(r.instret, std::chrono::steady_clock::now() - t0);
+      return r.exit_code;
     }
   } catch (const brisk::Error& e) {
     brisk::diag_print("brisk: {}\n", e.what());

@@ -603,12 +603,27 @@ class BlockEmitter {
   }
 
   // --- memory: one inline fast path, the semantics out of line for everything else ---
-  // Leaves the guest address in rax and jumps to `slow` when it is outside flat memory.
-  void address(const Insn& i, Label slow) {
+  // Computes the guest address and returns the host operand for the access, jumping to `slow` when
+  // the fast path cannot do it: outside flat memory (user mode), or a software-TLB miss (system mode).
+  Mem host_operand(const Insn& i, unsigned size, bool store, Label slow) {
     Gp s = src(i.rs1, x86::rax);
     if (i.imm || s.id() != x86::rax.id()) a_.lea(x86::rax, x86::ptr(s, static_cast<int32_t>(i.imm)));
-    a_.cmp(x86::rax, hart_q(offsetof(Hart, mem_limit)));
-    a_.jae(slow);
+    if (cfg_.flat_limit) {
+      a_.cmp(x86::rax, hart_q(offsetof(Hart, mem_limit)));
+      a_.jae(slow);
+      return x86::ptr(kMemBase, x86::rax, 0, 0, size);
+    }
+    const size_t set = offsetof(Hart, tlb) + cfg_.mmu_index * sizeof(Tlb) + (store ? offsetof(Tlb, write) : offsetof(Tlb, read));
+    a_.mov(x86::rcx, x86::rax);
+    a_.shr(x86::rcx, Imm(12));
+    a_.and_(x86::ecx, Imm(Tlb::kSize - 1));
+    a_.shl(x86::ecx, Imm(4));  // sizeof(TlbEntry)
+    a_.mov(x86::rdx, x86::rax);
+    a_.and_(x86::rdx, Imm(static_cast<int32_t>(0xfffff000u | (size - 1))));  // misaligned never matches
+    a_.cmp(x86::rdx, x86::qword_ptr(kHart, x86::rcx, 0, static_cast<int32_t>(set)));
+    a_.jne(slow);
+    a_.add(x86::rax, x86::qword_ptr(kHart, x86::rcx, 0, static_cast<int32_t>(set + 8)));
+    return x86::ptr(x86::rax, 0, size);
   }
   void fault_site() {
     b_.faults.push_back({static_cast<uint32_t>(a_.offset()), static_cast<uint16_t>(idx_),
@@ -629,10 +644,8 @@ class BlockEmitter {
   }
 
   bool emit_load(const Insn& i, unsigned size, bool sign) {
-    if (!cfg_.flat_limit) return false;
     Label slow = a_.newLabel(), back = a_.newLabel();
-    address(i, slow);
-    const Mem m = x86::ptr(kMemBase, x86::rax, 0, 0, size);
+    const Mem m = host_operand(i, size, false, slow);
     Gp d = i.rd ? dest(i.rd) : Gp(x86::rax);
     fault_site();
     switch (size) {
@@ -648,11 +661,9 @@ class BlockEmitter {
   }
 
   bool emit_store(const Insn& i, unsigned size) {
-    if (!cfg_.flat_limit) return false;
     Label slow = a_.newLabel(), back = a_.newLabel();
-    address(i, slow);
+    const Mem m = host_operand(i, size, true, slow);
     Gp v = src(i.rs2, x86::rcx);
-    const Mem m = x86::ptr(kMemBase, x86::rax, 0, 0, size);
     fault_site();
     switch (size) {
       case 1: a_.mov(m, v.r8Lo()); break;
@@ -700,6 +711,12 @@ bool translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig
       break;                                // the next block will
     }
     Insn i = decode(raw);
+    if (cfg.fp_off && (i.flags() & kFp)) {  // mstatus.FS = Off: the instruction raises illegal-instruction
+      Insn ill;
+      ill.raw = i.raw;
+      ill.len = i.len;
+      i = ill;
+    }
     // An instruction straddling the page end belongs to the next block, unless it is the first.
     if (pc + i.len > page_end && !out.insns.empty()) break;
     out.insns.push_back(i);

@@ -45,6 +45,8 @@ struct TranslateConfig {
   bool transfer_hooks = false;  // append every branch/jump to hart.transfers inline
   bool budget = false;          // check hart.budget at every block entry
   uint64_t flat_limit = 0;      // guest va < flat_limit is host r15 + va (user mode); 0: no flat memory
+  unsigned mmu_index = 0;       // without flat memory: which of the hart's TLBs data accesses use
+  bool fp_off = false;          // mstatus.FS is Off: every F/D instruction raises illegal-instruction
   unsigned max_insns = 64;
 };
 

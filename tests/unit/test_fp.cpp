@@ -693,7 +693,7 @@ TEST_F(Fp, HostMxcsrControlIsRestored) {
 // ------------------------------------------------------------------------------------------------------------
 // Loads and stores
 
-struct FaultingMemory : MemorySlowPath {
+struct FaultingMemory : HartEnv {
   bool load(Hart& h, uint64_t va, void*, unsigned) override {
     h.raise(cause::kLoadAccessFault, va);
     return false;
@@ -704,6 +704,7 @@ struct FaultingMemory : MemorySlowPath {
   }
   void* amo(Hart&, uint64_t, unsigned) override { return nullptr; }
   bool fetch16(Hart&, uint64_t, uint16_t&) override { return false; }
+  bool fetch_address(Hart&, uint64_t, uint64_t&) override { return false; }
   void watch_code(uint64_t) override {}
   void unwatch_code(uint64_t) override {}
 };
@@ -713,7 +714,7 @@ TEST_F(Fp, LoadsAndStores) {
   FaultingMemory slow;
   h.mem_base = mem;
   h.mem_limit = sizeof mem;
-  h.slow = &slow;
+  h.env = &slow;
   h.x[1] = 16;
   Insn i;
   i.rd = 5;

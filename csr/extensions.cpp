@@ -1,0 +1,62 @@
+#include "csr/extensions.h"
+
+#include <sstream>
+
+#include "runtime/error.h"
+
+namespace brisk {
+
+namespace {
+const char* const kNames[] = {
+#define EXT(id, name) name,
+    BRISK_EXTENSIONS(EXT)
+#undef EXT
+};
+}  // namespace
+
+const char* ext_name(Ext e) { return kNames[static_cast<unsigned>(e)]; }
+
+void IsaConfig::apply(const std::string& spec) {
+  std::stringstream ss(spec);
+  std::string item;
+  bool first = true;
+  while (std::getline(ss, item, ',')) {
+    if (first) {
+      first = false;
+      if (item != "rv64" && item != "max") throw Error("--cpu: unknown CPU model '{}' (brisk models rv64)", item);
+      continue;
+    }
+    auto eq = item.find('=');
+    if (eq == std::string::npos) throw Error("--cpu: '{}' is not EXT=on|off", item);
+    std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+    bool enable;
+    if (value == "on" || value == "true") enable = true;
+    else if (value == "off" || value == "false") enable = false;
+    else throw Error("--cpu: '{}' must be on or off", item);
+    unsigned k = 0;
+    for (; k < static_cast<unsigned>(Ext::Count); k++)
+      if (name == kNames[k]) break;
+    if (k == static_cast<unsigned>(Ext::Count)) throw Error("--cpu: unknown extension '{}'", name);
+    if (k == static_cast<unsigned>(Ext::I) && !enable) throw Error("--cpu: the base ISA (i) cannot be turned off");
+    on.set(k, enable);
+  }
+  if (has(Ext::D) && !has(Ext::F)) throw Error("--cpu: d needs f");
+}
+
+std::string IsaConfig::isa_string() const {
+  std::string s = "rv64";
+  for (Ext e : {Ext::I, Ext::M, Ext::A, Ext::F, Ext::D, Ext::C})
+    if (has(e)) s += ext_name(e);
+  for (unsigned k = static_cast<unsigned>(Ext::C) + 1; k < static_cast<unsigned>(Ext::Count); k++)
+    if (on.test(k)) s += std::string("_") + kNames[k];
+  return s;
+}
+
+std::vector<std::string> IsaConfig::extension_names() const {
+  std::vector<std::string> v;
+  for (unsigned k = 0; k < static_cast<unsigned>(Ext::Count); k++)
+    if (on.test(k)) v.emplace_back(kNames[k]);
+  return v;
+}
+
+}  // namespace brisk

@@ -1,0 +1,56 @@
+// The ISA extensions brisk implements: one list for the device tree, the --cpu parser and the
+// gating of instructions and CSRs. The default CPU enables all of them, like QEMU's `max`.
+#pragma once
+
+#include <bitset>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace brisk {
+
+// EXT(id, "name as in riscv,isa-extensions")
+#define BRISK_EXTENSIONS(EXT)             \
+  EXT(I, "i")                             \
+  EXT(M, "m")                             \
+  EXT(A, "a")                             \
+  EXT(F, "f")                             \
+  EXT(D, "d")                             \
+  EXT(C, "c")                             \
+  EXT(Zicbom, "zicbom")                   \
+  EXT(Zicboz, "zicboz")                   \
+  EXT(Zicntr, "zicntr")                   \
+  EXT(Zicond, "zicond")                   \
+  EXT(Zicsr, "zicsr")                     \
+  EXT(Zifencei, "zifencei")               \
+  EXT(Zihintpause, "zihintpause")         \
+  EXT(Zihpm, "zihpm")                     \
+  EXT(Zba, "zba")                         \
+  EXT(Zbb, "zbb")                         \
+  EXT(Zbs, "zbs")                         \
+  EXT(Sstc, "sstc")                       \
+  EXT(Svade, "svade")
+
+enum class Ext : unsigned {
+#define EXT(id, name) id,
+  BRISK_EXTENSIONS(EXT)
+#undef EXT
+      Count
+};
+
+struct IsaConfig {
+  std::bitset<static_cast<size_t>(Ext::Count)> on;
+
+  IsaConfig() { on.set(); }  // everything brisk implements
+  bool has(Ext e) const { return on.test(static_cast<size_t>(e)); }
+  // Applies a QEMU-style `rv64,zba=off,sstc=on` string; throws brisk::Error naming an unknown
+  // extension or a malformed item.
+  void apply(const std::string& spec);
+  // "rv64imafdc_zicbom_..." for riscv,isa, and the riscv,isa-extensions list.
+  std::string isa_string() const;
+  std::vector<std::string> extension_names() const;
+};
+
+const char* ext_name(Ext e);
+
+}  // namespace brisk

@@ -1,0 +1,30 @@
+#include "runtime/bus.h"
+
+#include <sys/mman.h>
+
+#include "runtime/error.h"
+
+namespace brisk {
+
+Bus::Bus(uint64_t ram_base, uint64_t ram_size) : ram_base_(ram_base), ram_size_(ram_size) {
+  // Untouched RAM costs nothing on the host: the kernel hands out zero pages on first use.
+  void* p = mmap(nullptr, ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw Error("cannot allocate {} MiB of guest RAM", ram_size >> 20);
+  ram_ = static_cast<uint8_t*>(p);
+  code_.assign(ram_size / kPage, false);
+}
+
+Bus::~Bus() { munmap(ram_, ram_size_); }
+
+void Bus::map(uint64_t base, uint64_t size, Device* dev) { windows_.push_back({base, size, dev}); }
+
+Device* Bus::device_at(uint64_t pa, uint64_t& offset) const {
+  for (const auto& w : windows_)
+    if (pa - w.base < w.size) {
+      offset = pa - w.base;
+      return w.dev;
+    }
+  return nullptr;
+}
+
+}  // namespace brisk

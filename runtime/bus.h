@@ -1,0 +1,49 @@
+// The system-mode physical address space: RAM and MMIO device windows.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "devices/device.h"
+
+namespace brisk {
+
+class Bus {
+ public:
+  static constexpr uint64_t kPage = 4096;
+
+  Bus(uint64_t ram_base, uint64_t ram_size);
+  ~Bus();
+  Bus(const Bus&) = delete;
+  Bus& operator=(const Bus&) = delete;
+
+  uint64_t ram_base() const { return ram_base_; }
+  uint64_t ram_size() const { return ram_size_; }
+  uint8_t* ram() const { return ram_; }
+
+  void map(uint64_t base, uint64_t size, Device* dev);
+
+  // Host pointer to [pa, pa + size) when all of it is RAM, else nullptr.
+  uint8_t* ram_ptr(uint64_t pa, uint64_t size) const {
+    uint64_t off = pa - ram_base_;
+    return off < ram_size_ && size <= ram_size_ - off ? ram_ + off : nullptr;
+  }
+  // The device whose window holds pa, with pa's offset in it; nullptr if none.
+  Device* device_at(uint64_t pa, uint64_t& offset) const;
+
+  // Pages of RAM that translated code was made from (see HartEnv::watch_code).
+  bool has_code(uint64_t pa) const { return code_[(pa - ram_base_) / kPage]; }
+  void set_code(uint64_t pa, bool on) { code_[(pa - ram_base_) / kPage] = on; }
+
+ private:
+  struct Window {
+    uint64_t base, size;
+    Device* dev;
+  };
+  uint64_t ram_base_, ram_size_;
+  uint8_t* ram_ = nullptr;
+  std::vector<Window> windows_;
+  std::vector<bool> code_;
+};
+
+}  // namespace brisk

@@ -1,0 +1,42 @@
+// A riscv64 ELF file, validated on opening (libelf): the loaders of user mode and system mode read
+// their segments and symbols through it.
+#pragma once
+
+#include <gelf.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace brisk {
+
+class ElfFile {
+ public:
+  // Throws brisk::Error naming the file when it is missing, not ELF, not 64-bit little-endian RISC-V,
+  // not an executable, or has program headers or segments outside the file.
+  explicit ElfFile(const std::string& path);
+  ~ElfFile();
+  ElfFile(const ElfFile&) = delete;
+  ElfFile& operator=(const ElfFile&) = delete;
+
+  // Whether the file starts with the ELF magic (for telling an ELF kernel from a flat image).
+  static bool looks_like_elf(const std::string& path);
+
+  const std::string& path() const { return path_; }
+  const GElf_Ehdr& header() const { return eh_; }
+  const std::vector<GElf_Phdr>& segments() const { return ph_; }
+  // Copies n bytes at file offset `off` into dst; throws brisk::Error on a short read.
+  void read(uint64_t off, void* dst, size_t n) const;
+  // The value of a symbol from .symtab, if the file has one by that name.
+  std::optional<uint64_t> symbol(const std::string& name) const;
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  Elf* elf_ = nullptr;
+  GElf_Ehdr eh_{};
+  std::vector<GElf_Phdr> ph_;
+};
+
+}  // namespace brisk

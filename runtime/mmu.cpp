@@ -1,0 +1,222 @@
+#include "runtime/mmu.h"
+
+#include <cstring>
+
+#include "csr/csr.h"
+#include "csr/privileged.h"
+
+namespace brisk {
+
+using namespace csr;
+
+namespace {
+
+constexpr uint64_t kPageMask = Bus::kPage - 1;
+
+MmuIndex priv_index(unsigned priv) {
+  return priv == static_cast<unsigned>(Priv::U) ? kMmuU : priv == static_cast<unsigned>(Priv::S) ? kMmuS : kMmuM;
+}
+
+unsigned levels_of(uint64_t mode) {
+  switch (mode) {
+    case SATP_MODE_SV39: return 3;
+    case SATP_MODE_SV48: return 4;
+    case SATP_MODE_SV57: return 5;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+MmuIndex data_mmu_index(const Hart& h) {
+  const unsigned priv = effective_data_priv(h);
+  if (priv == static_cast<unsigned>(Priv::S) && (h.csr.mstatus & MSTATUS_SUM)) return kMmuSSum;
+  return priv_index(priv);
+}
+
+Status SystemMemory::fault(Hart& h, uint64_t va, Access a, bool page_fault) {
+  static constexpr uint64_t kPageFault[] = {cause::kLoadPageFault, cause::kStoreAmoPageFault,
+                                            cause::kInstructionPageFault};
+  static constexpr uint64_t kAccessFault[] = {cause::kLoadAccessFault, cause::kStoreAmoAccessFault,
+                                              cause::kInstructionAccessFault};
+  const auto k = static_cast<unsigned>(a);
+  return h.raise(page_fault ? kPageFault[k] : kAccessFault[k], va);
+}
+
+bool SystemMemory::walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t& pa) {
+  const uint64_t mode = h.csr.satp >> SATP_MODE_SHIFT;
+  const unsigned levels = levels_of(mode);
+  const unsigned va_bits = 12 + 9 * levels;
+  // The address must be the sign extension of its low va_bits bits.
+  if (static_cast<uint64_t>(static_cast<int64_t>(va << (64 - va_bits)) >> (64 - va_bits)) != va) {
+    fault(h, va, a, true);
+    return false;
+  }
+  uint64_t table = (h.csr.satp & SATP_PPN_MASK) << 12;
+  for (int level = static_cast<int>(levels) - 1; level >= 0; level--) {
+    const unsigned shift = 12 + 9 * static_cast<unsigned>(level);
+    const uint8_t* p = bus_.ram_ptr(table + ((va >> shift) & 0x1ff) * 8, 8);
+    if (!p) {
+      fault(h, va, a, false);
+      return false;
+    }
+    uint64_t pte;
+    std::memcpy(&pte, p, 8);
+    // No Svpbmt or Svnapot: their bits are reserved, like bits 60:54.
+    if (!(pte & PTE_V) || (!(pte & PTE_R) && (pte & PTE_W)) || (pte & (PTE_RESERVED | PTE_PBMT | PTE_N))) break;
+    const uint64_t ppn = (pte & PTE_PPN_MASK) >> PTE_PPN_SHIFT;
+    if (!(pte & (PTE_R | PTE_X))) {
+      table = ppn << 12;
+      continue;
+    }
+    bool ok;
+    switch (a) {
+      case Access::Exec: ok = pte & PTE_X; break;
+      case Access::Read: ok = (pte & PTE_R) || ((h.csr.mstatus & MSTATUS_MXR) && (pte & PTE_X)); break;
+      default: ok = (pte & PTE_W); break;
+    }
+    if (priv == static_cast<unsigned>(Priv::U)) {
+      ok = ok && (pte & PTE_U);
+    } else if (pte & PTE_U) {  // S-mode touching a user page: data only, and only with SUM
+      ok = ok && a != Access::Exec && (h.csr.mstatus & MSTATUS_SUM);
+    }
+    const uint64_t super_mask = (1ull << (9 * static_cast<unsigned>(level))) - 1;
+    // Svade: a clear A, or a clear D on a write, is the OS's to handle.
+    if (!ok || (ppn & super_mask) || !(pte & PTE_A) || (a == Access::Write && !(pte & PTE_D))) break;
+    pa = ((ppn & ~super_mask) << 12) | (va & ((1ull << shift) - 1));
+    return true;
+  }
+  fault(h, va, a, true);
+  return false;
+}
+
+bool SystemMemory::translate(Hart& h, uint64_t va, Access a, uint64_t& pa) {
+  const unsigned priv = a == Access::Exec ? static_cast<unsigned>(h.priv) : effective_data_priv(h);
+  if (priv == static_cast<unsigned>(Priv::M) || (h.csr.satp >> SATP_MODE_SHIFT) == SATP_MODE_BARE) {
+    pa = va;
+    return true;
+  }
+  return walk(h, va, a, priv, pa);
+}
+
+void SystemMemory::fill_tlb(Hart& h, uint64_t va, uint64_t pa, Access a) {
+  uint8_t* host = bus_.ram_ptr(pa & ~kPageMask, Bus::kPage);
+  if (!host) return;  // MMIO is never cached
+  if (a == Access::Write && bus_.has_code(pa)) return;  // stores there must reach the JIT
+  Tlb& t = h.tlb[a == Access::Exec ? priv_index(static_cast<unsigned>(h.priv)) : data_mmu_index(h)];
+  TlbEntry* set = a == Access::Exec ? t.exec : a == Access::Write ? t.write : t.read;
+  TlbEntry& e = set[(va >> 12) % Tlb::kSize];
+  e.tag = va & ~kPageMask;
+  e.addend = reinterpret_cast<uint64_t>(host) - e.tag;
+}
+
+bool SystemMemory::access_one(Hart& h, uint64_t va, void* data, unsigned size, Access a) {
+  // A misaligned access that crosses a page is done byte by byte, each byte translated.
+  if ((va & kPageMask) + size > Bus::kPage) {
+    // Check every byte's translation before changing anything, so a fault leaves memory untouched.
+    for (unsigned k = 0; k < size; k++) {
+      uint64_t pa;
+      if (!translate(h, va + k, a, pa)) return false;
+    }
+    for (unsigned k = 0; k < size; k++)
+      if (!access_one(h, va + k, static_cast<uint8_t*>(data) + k, 1, a)) return false;
+    return true;
+  }
+  uint64_t pa;
+  if (!translate(h, va, a, pa)) return false;
+  if (uint8_t* p = bus_.ram_ptr(pa, size)) {
+    if (a == Access::Write) {
+      if (bus_.has_code(pa) && hooks_.invalidate_page) hooks_.invalidate_page(h, pa & ~kPageMask);
+      std::memcpy(p, data, size);
+    } else {
+      std::memcpy(data, p, size);
+    }
+    fill_tlb(h, va, pa, a);
+    return true;
+  }
+  uint64_t off;
+  Device* dev = bus_.device_at(pa, off);
+  uint64_t v = 0;
+  if (a == Access::Write) {
+    std::memcpy(&v, data, size);
+    if (dev && dev->write(off, size, v)) return true;
+  } else if (dev && dev->read(off, size, v)) {
+    std::memcpy(data, &v, size);
+    return true;
+  }
+  fault(h, va, a, false);
+  return false;
+}
+
+bool SystemMemory::load(Hart& h, uint64_t va, void* out, unsigned size) {
+  return access_one(h, va, out, size, Access::Read);
+}
+
+bool SystemMemory::store(Hart& h, uint64_t va, const void* in, unsigned size) {
+  return access_one(h, va, const_cast<void*>(in), size, Access::Write);
+}
+
+void* SystemMemory::amo(Hart& h, uint64_t va, unsigned size) {
+  uint64_t pa;
+  if (!translate(h, va, Access::Write, pa)) return nullptr;
+  uint8_t* p = bus_.ram_ptr(pa, size);
+  if (!p) {  // atomics on MMIO are not supported by any device here
+    fault(h, va, Access::Write, false);
+    return nullptr;
+  }
+  if (bus_.has_code(pa) && hooks_.invalidate_page) hooks_.invalidate_page(h, pa & ~kPageMask);
+  return p;
+}
+
+bool SystemMemory::fetch16(Hart& h, uint64_t va, uint16_t& out) {
+  uint64_t pa;
+  if (!fetch_address(h, va, pa)) return false;
+  const uint8_t* p = bus_.ram_ptr(pa, 2);
+  if (!p) {
+    fault(h, va, Access::Exec, false);
+    return false;
+  }
+  std::memcpy(&out, p, 2);
+  return true;
+}
+
+bool SystemMemory::fetch_address(Hart& h, uint64_t va, uint64_t& pa) {
+  const TlbEntry& e = h.tlb[priv_index(static_cast<unsigned>(h.priv))].exec[(va >> 12) % Tlb::kSize];
+  if (e.tag == (va & ~kPageMask)) {
+    pa = va + e.addend - reinterpret_cast<uint64_t>(bus_.ram()) + bus_.ram_base();
+    return true;
+  }
+  if (!translate(h, va, Access::Exec, pa)) return false;
+  fill_tlb(h, va, pa, Access::Exec);
+  return true;
+}
+
+void SystemMemory::watch_code(uint64_t page) {
+  if (!bus_.ram_ptr(page, Bus::kPage) || bus_.has_code(page)) return;
+  bus_.set_code(page, true);
+  // Cached write translations to the page would let stores bypass the check.
+  const uint64_t host = reinterpret_cast<uint64_t>(bus_.ram_ptr(page, Bus::kPage));
+  for (Hart* h : harts_)
+    for (Tlb& t : h->tlb)
+      for (TlbEntry& e : t.write)
+        if (e.tag != ~0ull && e.tag + e.addend == host) e = TlbEntry{};
+}
+
+void SystemMemory::unwatch_code(uint64_t page) {
+  if (bus_.ram_ptr(page, Bus::kPage)) bus_.set_code(page, false);
+}
+
+void SystemMemory::flush_tlb(Hart& h) {
+  for (Tlb& t : h.tlb) t = Tlb{};
+  if (hooks_.flush_lookup) hooks_.flush_lookup(h);
+}
+
+bool SystemMemory::phys_read(uint64_t pa, void* out, unsigned size) {
+  if (const uint8_t* p = bus_.ram_ptr(pa, size)) {
+    std::memcpy(out, p, size);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace brisk

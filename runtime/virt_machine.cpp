@@ -1,0 +1,349 @@
+#include "runtime/virt_machine.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+
+#include "csr/csr.h"
+#include "csr/privileged.h"
+#include "devices/fdt.h"
+#include "runtime/diag.h"
+#include "runtime/elf_file.h"
+#include "runtime/error.h"
+
+namespace brisk {
+
+namespace {
+
+// QEMU virt's memory map (NOTES.md).
+constexpr uint64_t kTestBase = 0x100000;
+constexpr uint64_t kMromBase = 0x1000;
+constexpr uint64_t kClintBase = 0x2000000;
+constexpr uint64_t kPlicBase = 0xc000000;
+constexpr uint64_t kUartBase = 0x10000000;
+constexpr unsigned kUartIrq = 10;
+constexpr unsigned kPlicSources = 95;
+// Where fw_jump jumps, and where a Linux Image's text_offset puts it.
+constexpr uint64_t kKernelOffset = 0x200000;
+constexpr uint64_t kFdtAlign = 2u << 20;
+
+// Instructions a hart runs before the next one gets its turn, and between device polls.
+constexpr int64_t kSlice = 1 << 20;
+// Devices (timers, console input) are polled at most this often, in timebase ticks: 0.5 ms.
+constexpr uint64_t kPollTicks = HostClock::kTimebaseHz / 2000;
+
+// OpenSBI's struct fw_dynamic_info (firmware/fw_dynamic.S): magic "OSBI", version 2.
+constexpr uint64_t kFwDynamicMagic = 0x4942534f;
+constexpr uint64_t kFwDynamicVersion = 2;
+constexpr uint64_t kNextModeS = 1;
+
+// A Linux RISC-V Image header: text_offset at 8, image_size at 16, magic2 "RSC\x05" at 0x38.
+constexpr char kImageMagic2[4] = {'R', 'S', 'C', 0x05};
+
+// A read-only window of bytes: the "MROM" where QEMU keeps fw_dynamic_info for OpenSBI.
+class Rom final : public Device {
+ public:
+  explicit Rom(std::vector<uint8_t> bytes) : bytes_(std::move(bytes)) {}
+  const char* name() const override { return "mrom"; }
+  bool read(uint64_t offset, unsigned size, uint64_t& value) override {
+    if (offset + size > bytes_.size()) return false;
+    value = 0;
+    std::memcpy(&value, bytes_.data() + offset, size);
+    return true;
+  }
+  bool write(uint64_t, unsigned, uint64_t) override { return false; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+std::vector<uint8_t> read_file(const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open the {} {}: {}", what, path, strerror(errno));
+  std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (data.empty()) throw Error("the {} {} is empty", what, path);
+  return data;
+}
+
+}  // namespace
+
+VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, opt.ram_size) {
+  if (opt_.harts == 0 || opt_.harts > 64) throw Error("--smp must be between 1 and 64");
+  if (opt_.ram_size < (16u << 20)) throw Error("-m {} MiB is too little memory (at least 16 MiB)", opt_.ram_size >> 20);
+  IsaConfig isa;
+  isa.apply(opt_.cpu);
+
+  std::vector<Hart*> raw;
+  for (unsigned i = 0; i < opt_.harts; i++) {
+    harts_.push_back(std::make_unique<Hart>());
+    Hart& h = *harts_.back();
+    h.hartid = i;
+    h.csr.isa = isa;
+    h.csr.clock = &clock_;
+    csr::reset(h);
+    raw.push_back(&h);
+  }
+  mem_ = std::make_unique<SystemMemory>(bus_, raw);
+  for (auto& h : harts_) h->env = mem_.get();
+
+  plic_ = std::make_unique<Plic>(opt_.harts, kPlicSources, *this);
+  clint_ = std::make_unique<Clint>(opt_.harts, *this, clock_);
+  uart_ = std::make_unique<Uart16550>(*plic_, kUartIrq, STDIN_FILENO, STDOUT_FILENO, [this] {
+    diag_print("\nbrisk: terminated (Ctrl-A x)\n");
+    stop(0);
+  });
+  test_ = std::make_unique<SifiveTest>([this](SifiveTest::Event e, uint16_t code) {
+    if (e == SifiveTest::Event::Fail) {
+      stop(code ? code : 1);
+    } else {
+      if (e == SifiveTest::Event::Reset) diag_print("brisk: the guest asked for a reset; stopping\n");
+      stop(0);
+    }
+  });
+  bus_.map(kTestBase, sifive_test::kWindowSize, test_.get());
+  bus_.map(kClintBase, clint::kWindowSize, clint_.get());
+  bus_.map(kPlicBase, plic::window_size(opt_.harts), plic_.get());
+  bus_.map(kUartBase, uart16550::kWindowSize, uart_.get());
+
+  EngineOptions eo = opt_.engine;
+  eo.budget = true;
+  engine_ = make_engine(eo);
+  mem_->set_code_hooks({[this](Hart& h, uint64_t page) { engine_->invalidate(h, page, page + Bus::kPage); },
+                        [this](Hart& h) { engine_->flush_lookup(h); }});
+  mem_->set_timer_changed([this](Hart& h) { update_stimer(h, clock_.now()); });
+  if (opt_.dumpdtb.empty())
+    load_images();
+  else
+    fdt_ = build_fdt(describe());
+}
+
+VirtMachine::~VirtMachine() = default;
+
+uint64_t VirtMachine::load_elf(const std::string& path, bool kernel) {
+  const ElfFile f(path);
+  for (const auto& p : f.segments()) {
+    if (p.p_type != PT_LOAD || p.p_memsz == 0) continue;
+    uint8_t* dst = bus_.ram_ptr(p.p_paddr, p.p_memsz);
+    if (!dst)
+      throw Error("{}: segment at {:#x}..{:#x} is outside RAM ({:#x}..{:#x}; try a larger -m)", path, p.p_paddr,
+                  p.p_paddr + p.p_memsz, kRamBase, kRamBase + opt_.ram_size);
+    f.read(p.p_offset, dst, p.p_filesz);
+    std::memset(dst + p.p_filesz, 0, p.p_memsz - p.p_filesz);
+  }
+  if (kernel) tohost_ = f.symbol("tohost");
+  return f.header().e_entry;
+}
+
+void VirtMachine::load_flat(const std::string& path, uint64_t pa) {
+  std::vector<uint8_t> data = read_file(path, "image");
+  uint8_t* dst = bus_.ram_ptr(pa, data.size());
+  if (!dst) throw Error("{} ({} KiB) does not fit in RAM at {:#x}; try a larger -m", path, data.size() >> 10, pa);
+  std::memcpy(dst, data.data(), data.size());
+}
+
+MachineDesc VirtMachine::describe() const {
+  MachineDesc d;
+  d.ram_base = kRamBase;
+  d.ram_size = opt_.ram_size;
+  d.num_harts = opt_.harts;
+  d.isa = harts_[0]->csr.isa.isa_string();
+  d.bootargs = opt_.append;
+  d.uart.base = kUartBase;
+  d.uart.irq = kUartIrq;
+  d.clint_base = kClintBase;
+  d.plic.base = kPlicBase;
+  d.plic.ndev = kPlicSources;
+  d.test_base = kTestBase;
+  return d;
+}
+
+void VirtMachine::load_images() {
+  const bool bare = opt_.bios == "none";
+  if (opt_.kernel.empty() && bare) throw Error("--bios none needs --kernel");
+  uint64_t entry = kRamBase;
+  uint64_t kernel_end = kRamBase;
+  if (!bare) {
+    if (ElfFile::looks_like_elf(opt_.bios)) {
+      entry = load_elf(opt_.bios, false);
+    } else {
+      load_flat(opt_.bios, kRamBase);
+    }
+  }
+  if (!opt_.kernel.empty()) {
+    if (ElfFile::looks_like_elf(opt_.kernel)) {
+      uint64_t e = load_elf(opt_.kernel, true);
+      if (bare) entry = e;
+      kernel_end = kRamBase + kKernelOffset;
+    } else {
+      std::vector<uint8_t> img = read_file(opt_.kernel, "kernel");
+      uint64_t offset = kKernelOffset, size = img.size();
+      if (img.size() >= 64 && std::memcmp(img.data() + 0x38, kImageMagic2, 4) == 0) {
+        std::memcpy(&offset, img.data() + 8, 8);
+        std::memcpy(&size, img.data() + 16, 8);  // includes the bss the kernel clears itself
+      } else if (bare) {
+        throw Error("{} is neither an ELF nor a RISC-V Linux Image; --bios none needs an ELF", opt_.kernel);
+      }
+      uint8_t* dst = bus_.ram_ptr(kRamBase + offset, std::max<uint64_t>(size, img.size()));
+      if (!dst) throw Error("the kernel {} ({} MiB) does not fit in -m {} MiB", opt_.kernel, size >> 20, opt_.ram_size >> 20);
+      std::memcpy(dst, img.data(), img.size());
+      kernel_end = kRamBase + offset + std::max<uint64_t>(size, img.size());
+      if (bare) entry = kRamBase + offset;
+    }
+  }
+
+  // The device tree goes at the top of RAM with room to grow (OpenSBI edits it in place); the
+  // initrd right below it, where neither firmware nor kernel will be.
+  MachineDesc d = describe();
+  fdt_addr_ = (kRamBase + opt_.ram_size - kFdtAlign) & ~(kFdtAlign - 1);
+  std::vector<uint8_t> initrd;
+  if (!opt_.initrd.empty()) {
+    initrd = read_file(opt_.initrd, "initrd");
+    d.initrd_end = fdt_addr_ & ~(Bus::kPage - 1);
+    d.initrd_start = (d.initrd_end - initrd.size()) & ~(Bus::kPage - 1);
+    d.initrd_end = d.initrd_start + initrd.size();
+    if (initrd.size() >= fdt_addr_ - kernel_end || d.initrd_start < kernel_end)
+      throw Error("-m {} MiB is too little memory for the kernel and the {} MiB initrd", opt_.ram_size >> 20,
+                  initrd.size() >> 20);
+    std::memcpy(bus_.ram_ptr(d.initrd_start, initrd.size()), initrd.data(), initrd.size());
+  }
+  fdt_ = build_fdt(d);
+  if (fdt_.size() > kFdtAlign / 2) throw Error("the device tree is too large");
+  std::memcpy(bus_.ram_ptr(fdt_addr_, fdt_.size()), fdt_.data(), fdt_.size());
+
+  std::vector<uint8_t> info(Bus::kPage, 0);
+  const uint64_t fields[] = {kFwDynamicMagic, kFwDynamicVersion, kRamBase + kKernelOffset, kNextModeS, 0, ~0ull};
+  std::memcpy(info.data(), fields, sizeof fields);
+  mrom_ = std::make_unique<Rom>(std::move(info));
+  bus_.map(kMromBase, Bus::kPage, mrom_.get());
+
+  for (auto& h : harts_) {
+    h->pc = entry;
+    h->x[10] = h->hartid;  // a0: hart id
+    h->x[11] = fdt_addr_;  // a1: device tree
+    h->x[12] = kMromBase;  // a2: fw_dynamic_info
+  }
+}
+
+void VirtMachine::stop(int code) {
+  if (stopped_) return;
+  stopped_ = true;
+  exit_code_ = code;
+  for (auto& h : harts_) h->budget = 0;
+}
+
+void VirtMachine::set_mip(unsigned hart, unsigned bit, bool level) {
+  Hart& h = *harts_.at(hart);
+  if (level) {
+    h.csr.mip_hw |= 1ull << bit;
+    h.budget = 0;  // look at interrupts before the next block
+  } else {
+    h.csr.mip_hw &= ~(1ull << bit);
+  }
+}
+
+void VirtMachine::update_stimer(Hart& h, uint64_t now) {
+  const bool on = (h.csr.menvcfg & csr::MENVCFG_STCE) && now >= h.csr.stimecmp;
+  if (on != bool(h.csr.mip_hw & csr::MIP_STIP)) set_mip(static_cast<unsigned>(h.hartid), csr::IRQ_S_TIMER, on);
+}
+
+void VirtMachine::poll_devices(uint64_t now) {
+  last_poll_ = now;
+  clint_->poll(now);
+  uart_->poll(now);
+  for (auto& h : harts_) update_stimer(*h, now);
+}
+
+bool VirtMachine::wake_condition(const Hart& h) const { return (h.csr.mip_effective() & h.csr.mie) != 0; }
+
+bool VirtMachine::poll_htif() {
+  uint64_t v = 0;
+  if (!tohost_ || !mem_->phys_read(*tohost_, &v, 8) || v == 0) return false;
+  const uint64_t device = v >> 56, cmd = (v >> 48) & 0xff, payload = v & ((1ull << 48) - 1);
+  uint64_t zero = 0;
+  std::memcpy(bus_.ram_ptr(*tohost_, 8), &zero, 8);
+  if (device == 0 && cmd == 0 && (payload & 1)) {
+    stop(static_cast<int>(payload >> 1));
+    return true;
+  }
+  if (device == 1 && cmd == 1) {
+    char c = static_cast<char>(payload);
+    (void)!write(STDOUT_FILENO, &c, 1);
+    return false;
+  }
+  diag_print("brisk: unsupported HTIF request {:#x} (device {}, command {})\n", v, device, cmd);
+  stop(1);
+  return true;
+}
+
+bool VirtMachine::on_budget(Hart& h) {
+  const uint64_t now = clock_.now();
+  if (now - last_poll_ >= kPollTicks) poll_devices(now);
+  poll_htif();
+  if (stopped_) return false;
+  if (h.waiting) {
+    if (!wake_condition(h)) return false;
+    h.waiting = false;
+  }
+  if (int irq = csr::pending_interrupt(h); irq >= 0) csr::take_trap(h, irq);
+  if (harts_.size() > 1 && h.instret - slice_start_ >= static_cast<uint64_t>(kSlice)) return false;
+  h.budget = kSlice;
+  return true;
+}
+
+bool VirtMachine::on_trap(Hart& h) {
+  // An exception that repeats at the same pc without a retired instruction in between means the
+  // guest has no working handler for it: report it instead of spinning.
+  if (h.instret == trap_instret_) {
+    if (++trap_repeats_ >= 3) {
+      diag_print("brisk: hart {} is stuck taking {} at pc {:#x} (tval {:#x}); no working trap handler\n", h.hartid,
+                 cause::name(h.trap.cause), h.pc, h.trap.tval);
+      stop(1);
+      return false;
+    }
+  } else {
+    trap_instret_ = h.instret;
+    trap_repeats_ = 0;
+  }
+  csr::take_trap(h);
+  return true;
+}
+
+void VirtMachine::idle() {
+  // Every hart waits for an interrupt: sleep until the next timer deadline or a bit of console input.
+  const uint64_t now = clock_.now();
+  uint64_t next = clint_->poll(now);
+  for (auto& h : harts_)
+    if (h->csr.menvcfg & csr::MENVCFG_STCE) next = std::min(next, h->csr.stimecmp);
+  const uint64_t ticks = std::clamp<uint64_t>(next > now ? next - now : 0, 0, kPollTicks * 2);
+  if (ticks) usleep(static_cast<useconds_t>(ticks / (HostClock::kTimebaseHz / 1'000'000)));
+  poll_devices(clock_.now());
+  poll_htif();
+}
+
+SystemResult VirtMachine::run() {
+  if (!opt_.dumpdtb.empty()) {
+    write_fdt(fdt_, opt_.dumpdtb);
+    return {};
+  }
+  while (!stopped_) {
+    bool ran = false;
+    for (auto& hp : harts_) {
+      Hart& h = *hp;
+      if (stopped_) break;
+      if (h.waiting && !wake_condition(h)) continue;
+      ran = true;
+      slice_start_ = h.instret;
+      h.budget = 0;  // on_budget runs first: it delivers what is pending and sets the slice
+      engine_->run(h, *this);
+    }
+    if (!ran && !stopped_) idle();
+  }
+  SystemResult r;
+  r.exit_code = exit_code_;
+  for (auto& h : harts_) r.instret += h->instret;
+  return r;
+}
+
+}  // namespace brisk
