@@ -228,8 +228,9 @@ void define_supervisor(Table& t) {
                    if (mode != SATP_MODE_BARE && mode != SATP_MODE_SV39 && mode != SATP_MODE_SV48 &&
                        mode != SATP_MODE_SV57)
                      return;  // WARL: an unsupported mode leaves satp unchanged
+                   // Entries carry no ASID: another address space means starting afresh.
+                   if (v != h.csr.satp) h.env->flush_tlb(h);
                    h.csr.satp = v;
-                   h.env->flush_tlb(h);
                  },
                  check_tvm};
   t[CSR_STIMECMP] = {[](Hart& h, uint16_t) { return h.csr.stimecmp; },

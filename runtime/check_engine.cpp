@@ -39,7 +39,7 @@ class LoggingMemory final : public HartEnv {
   }
   bool fetch16(Hart& h, uint64_t va, uint16_t& out) override { return inner_->fetch16(h, va, out); }
   bool fetch_address(Hart& h, uint64_t va, uint64_t& pa) override { return inner_->fetch_address(h, va, pa); }
-  void flush_tlb(Hart& h) override { inner_->flush_tlb(h); }
+  void flush_tlb(Hart& h, uint64_t va) override { inner_->flush_tlb(h, va); }
   void timer_changed(Hart& h) override { inner_->timer_changed(h); }
   void watch_code(uint64_t page) override { inner_->watch_code(page); }
   void unwatch_code(uint64_t page) override { inner_->unwatch_code(page); }

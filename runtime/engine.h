@@ -14,8 +14,9 @@ struct Engine {
   // Guest memory in [start, end) is about to change under the engine (unmapped, remapped, written by
   // the host): forget anything derived from it.
   virtual void invalidate(Hart& h, uint64_t start, uint64_t end) {}
-  // Address translation changed: forget any pc -> code mapping the engine caches for h.
-  virtual void flush_lookup(Hart& h) {}
+  // Address translation changed for the page at va (or everywhere, HartEnv::kFlushAll): forget the
+  // pc -> code mappings the engine caches for h there.
+  virtual void flush_lookup(Hart& h, uint64_t va) {}
 };
 
 struct EngineOptions {

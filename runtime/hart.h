@@ -47,8 +47,10 @@ struct HartEnv {
   // on_code_write (see HostFaultHooks) until unwatch_code.
   virtual void watch_code(uint64_t page) = 0;
   virtual void unwatch_code(uint64_t page) = 0;
-  // Address translation changed (satp, mstatus.MXR/MPRV/MPP, sfence.vma): drop cached translations.
-  virtual void flush_tlb(Hart& h) {}
+  // Address translation changed (satp, mstatus.MXR, sfence.vma): drop cached translations of the
+  // page at va, or all of them.
+  static constexpr uint64_t kFlushAll = ~0ull;
+  virtual void flush_tlb(Hart& h, uint64_t va = kFlushAll) {}
   // stimecmp was written: re-evaluate the supervisor timer.
   virtual void timer_changed(Hart& h) {}
 };

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -66,8 +67,12 @@ JitEngine::Block* JitEngine::block_for(Hart& h) {
   uint64_t pa;
   if (!h.env->fetch_address(h, h.pc, pa)) return nullptr;
   const Key key{h.pc, pa, mode_key(h)};
-  auto it = blocks_.find(key);
-  if (it != blocks_.end()) return it->second;
+  Recent& r = recent_[x64::lookup_index(h.pc)];
+  if (r.key == key) return r.block;
+  if (auto it = blocks_.find(key); it != blocks_.end()) {
+    r = {key, it->second};
+    return it->second;
+  }
 
   const x64::TranslateConfig cfg = config(h);
   auto b = std::make_unique<Block>();
@@ -82,6 +87,7 @@ JitEngine::Block* JitEngine::block_for(Hart& h) {
   Block* raw = b.get();
   all_.push_back(std::move(b));
   blocks_[key] = raw;
+  r = {key, raw};
   by_code_[raw->bc.code] = raw;
   // A block lies in one page, except when its only instruction straddles into the next.
   for (uint64_t va = page_of(raw->bc.pc); va < raw->bc.end_pc; va += kPage) {
@@ -103,9 +109,16 @@ JitEngine::LookupTable& JitEngine::lookup_for(Hart& h, uint64_t mode) {
   return *t;
 }
 
-void JitEngine::flush_lookup(Hart& h) {
-  for (auto& [key, table] : lookups_)
-    if (key.first == &h) table->fill({});
+void JitEngine::flush_lookup(Hart& h, uint64_t va) {
+  for (auto& [key, table] : lookups_) {
+    if (key.first != &h) continue;
+    if (va == HartEnv::kFlushAll) {
+      table->fill({});
+    } else {
+      const uint32_t first = x64::lookup_index(va & ~(kPage - 1));
+      std::fill_n(table->begin() + first, 1u << x64::kLookupSlotBits, x64::LookupEntry{});
+    }
+  }
 }
 
 void JitEngine::link(Block* from, unsigned exit, Block* to) {
@@ -118,13 +131,14 @@ void JitEngine::drop(Block* b) {
   if (!b->valid) return;
   b->valid = false;
   blocks_.erase(Key{b->bc.pc, b->pa, b->mode});
+  if (Recent& r = recent_[x64::lookup_index(b->bc.pc)]; r.block == b) r = Recent{};
   by_code_.erase(b->bc.code);
   // Whoever jumps here directly goes back to its unlinked stub, and so to the exec loop.
   for (auto [src, exit] : b->incoming)
     if (src->valid) patch_jump(src->bc.code + src->bc.exits[exit].jmp_off, src->bc.code + src->bc.exits[exit].stub_off);
   b->incoming.clear();
   for (auto& [key, table] : lookups_) {
-    auto& e = (*table)[(b->bc.pc >> 1) % x64::kLookupEntries];
+    auto& e = (*table)[x64::lookup_index(b->bc.pc)];
     if (e.code == b->bc.code) e = {};
   }
   stats_.invalidated++;
@@ -144,6 +158,7 @@ void JitEngine::flush_all(Hart& h) {
   for (auto& [page, b] : by_page_) h.env->unwatch_code(page);  // idempotent per page
   by_page_.clear();
   blocks_.clear();
+  recent_.fill({});
   by_code_.clear();
   all_.clear();
   for (auto& [key, table] : lookups_) table->fill({});
@@ -220,7 +235,7 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
       continue;
     }
     LookupTable& lookup = lookup_for(h, b->mode);
-    lookup[(h.pc >> 1) % x64::kLookupEntries] = {h.pc, b->bc.code};
+    lookup[x64::lookup_index(h.pc)] = {h.pc, b->bc.code};
     h.jit_lookup = lookup.data();
     const uint32_t exit = tramp_.enter(&h, b->bc.code);
     switch (exit) {

@@ -23,7 +23,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   ~JitEngine() override;
   void run(Hart& h, TrapHandler& traps) override;
   void invalidate(Hart& h, uint64_t start, uint64_t end) override;
-  void flush_lookup(Hart& h) override;
+  void flush_lookup(Hart& h, uint64_t va) override;
 
   // HostFaultHooks
   bool on_code_write(Hart& h, uint64_t va) override;
@@ -76,6 +76,12 @@ class JitEngine final : public Engine, public HostFaultHooks {
   x64::Trampolines tramp_;
   uint8_t* arena_start_ = nullptr;  // first byte after the trampolines
   std::unordered_map<Key, Block*, KeyHash> blocks_;
+  // Direct-mapped cache in front of blocks_, by lookup_index(pc): most dispatches hit here.
+  struct Recent {
+    Key key{~0ull, 0, 0};
+    Block* block = nullptr;
+  };
+  std::array<Recent, x64::kLookupEntries> recent_{};
   std::multimap<uint64_t, Block*> by_page_;  // physical page -> blocks made from it
   std::map<const uint8_t*, Block*> by_code_;
   std::deque<std::unique_ptr<Block>> all_;  // dropped blocks stay until the arena is reset

@@ -206,9 +206,17 @@ void SystemMemory::unwatch_code(uint64_t page) {
   if (bus_.ram_ptr(page, Bus::kPage)) bus_.set_code(page, false);
 }
 
-void SystemMemory::flush_tlb(Hart& h) {
-  for (Tlb& t : h.tlb) t = Tlb{};
-  if (hooks_.flush_lookup) hooks_.flush_lookup(h);
+void SystemMemory::flush_tlb(Hart& h, uint64_t va) {
+  if (va == kFlushAll) {
+    for (Tlb& t : h.tlb) t = Tlb{};
+  } else {
+    const uint64_t page = va & ~kPageMask;
+    const unsigned k = (va >> 12) % Tlb::kSize;
+    for (Tlb& t : h.tlb)
+      for (TlbEntry* set : {t.read, t.write, t.exec})
+        if (set[k].tag == page) set[k] = TlbEntry{};
+  }
+  if (hooks_.flush_lookup) hooks_.flush_lookup(h, va);
 }
 
 bool SystemMemory::phys_read(uint64_t pa, void* out, unsigned size) {

@@ -18,7 +18,7 @@ class SystemMemory final : public HartEnv {
   // Engine callbacks: drop translated code from a physical page, and forget pc -> code lookups.
   struct CodeHooks {
     std::function<void(Hart&, uint64_t page)> invalidate_page;
-    std::function<void(Hart&)> flush_lookup;
+    std::function<void(Hart&, uint64_t va)> flush_lookup;
   };
 
   SystemMemory(Bus& bus, std::vector<Hart*> harts) : bus_(bus), harts_(std::move(harts)) {}
@@ -32,7 +32,7 @@ class SystemMemory final : public HartEnv {
   bool fetch_address(Hart& h, uint64_t va, uint64_t& pa) override;
   void watch_code(uint64_t page) override;
   void unwatch_code(uint64_t page) override;
-  void flush_tlb(Hart& h) override;
+  void flush_tlb(Hart& h, uint64_t va) override;
   void timer_changed(Hart& h) override {
     if (timer_changed_) timer_changed_(h);
   }

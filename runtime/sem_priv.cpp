@@ -20,7 +20,7 @@ Status sem_WFI(Hart& h, const Insn& i) {
 
 Status sem_SFENCE_VMA(Hart& h, const Insn& i) {
   if (h.priv == Priv::U || (h.priv == Priv::S && (h.csr.mstatus & csr::MSTATUS_TVM))) return h.illegal(i);
-  h.env->flush_tlb(h);
+  h.env->flush_tlb(h, i.rs1 ? h.x[i.rs1] : HartEnv::kFlushAll);
   return Status::Next;
 }
 

@@ -60,10 +60,13 @@ class Rom final : public Device {
 };
 
 std::vector<uint8_t> read_file(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw Error("cannot open the {} {}: {}", what, path, strerror(errno));
-  std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> data(static_cast<size_t>(in.tellg()));
+  in.seekg(0);
   if (data.empty()) throw Error("the {} {} is empty", what, path);
+  if (!in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(data.size())))
+    throw Error("cannot read the {} {}", what, path);
   return data;
 }
 
@@ -111,7 +114,7 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
   eo.budget = true;
   engine_ = make_engine(eo);
   mem_->set_code_hooks({[this](Hart& h, uint64_t page) { engine_->invalidate(h, page, page + Bus::kPage); },
-                        [this](Hart& h) { engine_->flush_lookup(h); }});
+                        [this](Hart& h, uint64_t va) { engine_->flush_lookup(h, va); }});
   mem_->set_timer_changed([this](Hart& h) { update_stimer(h, clock_.now()); });
   if (opt_.dumpdtb.empty())
     load_images();

@@ -247,6 +247,10 @@ class BlockEmitter {
     slow_paths_.push_back([this, stub, target, jmp_off, index] {
       a_.bind(stub);
       b_.exits[index].stub_off = static_cast<uint32_t>(a_.offset());
+      // Until the exec loop links this exit (never, for another page in system mode), the lookup
+      // table usually knows the target.
+      a_.mov(x86::rax, Imm(target));
+      probe_lookup();
       set_pc(target);
       a_.mov(x86::rcx, Imm(a_.code()->baseAddress() + jmp_off));
       a_.mov(hart_q(offsetof(Hart, jit_exit_site)), x86::rcx);
@@ -254,19 +258,29 @@ class BlockEmitter {
     });
   }
 
-  // An exit to the pc in rax, through the pc -> code table.
+  // An exit to the pc in rax, through the pc -> code table (lookup_index, computed inline).
   void emit_indirect_exit(unsigned retired) {
     add_instret(pending_ + retired);
-    Label miss = a_.newLabel();
-    a_.mov(x86::ecx, x86::eax);
-    a_.and_(x86::ecx, Imm((kLookupEntries - 1) << 1));
-    a_.mov(x86::rdx, hart_q(offsetof(Hart, jit_lookup)));
-    a_.cmp(x86::qword_ptr(x86::rdx, x86::rcx, 3), x86::rax);  // entry (pc>>1) & mask is 16 bytes at rcx*8
-    a_.jne(miss);
-    a_.jmp(x86::qword_ptr(x86::rdx, x86::rcx, 3, 8));
-    a_.bind(miss);
+    probe_lookup();
     a_.mov(kPc, x86::rax);
     exit_with(kExitDispatch);
+  }
+  // Jumps to the translated code for the pc in rax if the lookup table has it; falls through if not.
+  void probe_lookup() {
+    Label miss = a_.newLabel();
+    a_.mov(x86::ecx, x86::eax);
+    a_.shr(x86::ecx, Imm(12 - kLookupSlotBits));
+    a_.and_(x86::ecx, Imm(((1u << kLookupPageBits) - 1) << kLookupSlotBits));
+    a_.mov(x86::edx, x86::eax);
+    a_.shr(x86::edx, Imm(1));
+    a_.and_(x86::edx, Imm((1u << kLookupSlotBits) - 1));
+    a_.or_(x86::ecx, x86::edx);
+    a_.shl(x86::ecx, Imm(4));  // sizeof(LookupEntry)
+    a_.mov(x86::rdx, hart_q(offsetof(Hart, jit_lookup)));
+    a_.cmp(x86::qword_ptr(x86::rdx, x86::rcx), x86::rax);
+    a_.jne(miss);
+    a_.jmp(x86::qword_ptr(x86::rdx, x86::rcx, 0, 8));
+    a_.bind(miss);
   }
 
   void emit_terminator(const Insn& i) {

@@ -28,12 +28,19 @@ enum JitExit : uint32_t {
   kExitBudget = 17,   // hart.budget ran out before the block at hart.pc started
 };
 
-// hart.jit_lookup: kLookupEntries entries of {guest pc, host code}, indexed by (pc >> 1) % kLookupEntries.
+// hart.jit_lookup: kLookupEntries entries of {guest pc, host code}. The index puts the 64 slots of a
+// page next to each other (six pc bits of the page number above six of the offset), so forgetting
+// one page's entries after sfence.vma touches 1 KiB instead of the whole table.
 struct LookupEntry {
   uint64_t pc;
   const void* code;
 };
-constexpr uint32_t kLookupEntries = 4096;
+constexpr uint32_t kLookupPageBits = 6, kLookupSlotBits = 6;
+constexpr uint32_t kLookupEntries = 1u << (kLookupPageBits + kLookupSlotBits);
+constexpr uint32_t lookup_index(uint64_t pc) {
+  return static_cast<uint32_t>(((pc >> 12) & ((1u << kLookupPageBits) - 1)) << kLookupSlotBits |
+                               ((pc >> 1) & ((1u << kLookupSlotBits) - 1)));
+}
 
 constexpr unsigned kMaxMappedRegs = 10;
 // Guest registers in the order they get host registers: the stack pointer, the argument registers,
