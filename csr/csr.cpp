@@ -4,6 +4,7 @@
 
 #include "csr/csr_numbers.h"
 #include "csr/privileged.h"
+#include "csr/table.h"
 #include "runtime/fp.h"
 #include "runtime/hart.h"
 
@@ -11,15 +12,6 @@ namespace brisk::csr {
 
 namespace {
 
-// One CSR: how to read it, how to write it (nullptr: read-only), and any access rule beyond the
-// privilege level and read-only bits encoded in its address.
-struct Def {
-  uint64_t (*read)(Hart& h, uint16_t num) = nullptr;
-  void (*write)(Hart& h, uint16_t num, uint64_t v) = nullptr;
-  Status (*check)(Hart& h, const Insn& insn, bool write) = nullptr;
-};
-
-using Table = std::array<Def, 4096>;
 
 constexpr uint64_t kFflagsMask = 0x1f;
 
@@ -58,14 +50,6 @@ Status check_fp(Hart& h, const Insn& i, bool) {
   return Status::Next;
 }
 
-// Zicntr/Zihpm reads below M-mode need the counter's bit in mcounteren (and scounteren for U).
-Status check_counter(Hart& h, const Insn& i, bool) {
-  const unsigned bit = static_cast<unsigned>(i.imm) & 31;
-  if (h.priv != Priv::M && !((h.csr.mcounteren >> bit) & 1)) return illegal(h, i);
-  if (h.priv == Priv::U && !((h.csr.scounteren >> bit) & 1)) return illegal(h, i);
-  return Status::Next;
-}
-
 // satp and sfence.vma trap in S-mode when mstatus.TVM is set.
 Status check_tvm(Hart& h, const Insn& i, bool) {
   if (h.priv == Priv::S && (h.csr.mstatus & MSTATUS_TVM)) return illegal(h, i);
@@ -78,8 +62,6 @@ Status check_stimecmp(Hart& h, const Insn& i, bool) {
   if (h.priv != Priv::M && (!(h.csr.mcounteren & 2) || !(h.csr.menvcfg & MENVCFG_STCE))) return illegal(h, i);
   return Status::Next;
 }
-
-uint64_t read_time(Hart& h, uint16_t) { return h.csr.clock->now(); }
 
 void define_fp(Table& t) {
   t[CSR_FFLAGS] = {[](Hart& h, uint16_t) -> uint64_t { return h.fflags; },
@@ -103,23 +85,7 @@ void define_fp(Table& t) {
                  check_fp};
 }
 
-void define_counters(Table& t) {
-  // brisk's cycle model is one cycle per retired instruction.
-  auto cycle = [](Hart& h, uint16_t) { return h.instret + h.csr.mcycle_offset; };
-  auto instret = [](Hart& h, uint16_t) { return h.instret; };
-  auto zero = [](Hart&, uint16_t) -> uint64_t { return 0; };
-  t[CSR_CYCLE] = {cycle, nullptr, check_counter};
-  t[CSR_TIME] = {read_time, nullptr, check_counter};
-  t[CSR_INSTRET] = {instret, nullptr, check_counter};
-  t[CSR_MCYCLE] = {cycle, [](Hart& h, uint16_t, uint64_t v) { h.csr.mcycle_offset = v - h.instret; }};
-  // minstret is the hart's own count; writing it moves the count every engine keeps exact.
-  t[CSR_MINSTRET] = {instret, [](Hart& h, uint16_t, uint64_t v) { h.instret = v; }};
-  // Programmable counters exist but count nothing yet: hardwired to zero, as the spec allows.
-  for (uint16_t n = CSR_HPMCOUNTER3; n <= CSR_HPMCOUNTER31; n++) t[n] = {zero, nullptr, check_counter};
-  for (uint16_t n = CSR_MHPMCOUNTER3; n <= CSR_MHPMCOUNTER31; n++) t[n] = {zero, [](Hart&, uint16_t, uint64_t) {}};
-  for (uint16_t n = CSR_MHPMEVENT3; n <= CSR_MHPMEVENT31; n++) t[n] = {zero, [](Hart&, uint16_t, uint64_t) {}};
-  t[CSR_MCOUNTINHIBIT] = {[](Hart& h, uint16_t) { return h.csr.mcountinhibit; },
-                          [](Hart& h, uint16_t, uint64_t v) { h.csr.mcountinhibit = v & ~uint64_t(2); }};
+void define_counter_enables(Table& t) {
   t[CSR_MCOUNTEREN] = {[](Hart& h, uint16_t) { return h.csr.mcounteren; },
                        [](Hart& h, uint16_t, uint64_t v) { h.csr.mcounteren = v & 0xffffffff; }};
   t[CSR_SCOUNTEREN] = {[](Hart& h, uint16_t) { return h.csr.scounteren; },
@@ -245,7 +211,8 @@ void define_supervisor(Table& t) {
 Table build() {
   Table t{};
   define_fp(t);
-  define_counters(t);
+  define_counter_enables(t);
+  define_pmu(t);
   define_machine(t);
   define_supervisor(t);
   return t;
@@ -289,6 +256,7 @@ void reset(Hart& h) {
   h.csr.menvcfg = h.csr.senvcfg = 0;
   h.csr.mcounteren = h.csr.scounteren = 0;
   h.csr.stimecmp = ~0ull;
+  h.csr.pmu = pmu::State{};
   h.ialign_mask = h.csr.isa.has(Ext::C) ? 1 : 3;
   h.reservation = ~0ull;
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "csr/extensions.h"
+#include "csr/pmu.h"
 #include "devices/device.h"
 
 namespace brisk {
@@ -27,9 +28,9 @@ struct State {
   uint64_t mip = 0;     // the software-writable bits (SSIP, STIP without Sstc, SEIP, LCOFIP)
   uint64_t mip_hw = 0;  // bits driven by devices and timers (MSIP, MTIP, MEIP, SEIP line, STIP by Sstc)
   uint64_t mtvec = 0, mepc = 0, mcause = 0, mtval = 0, mscratch = 0;
-  uint64_t mcounteren = 0, mcountinhibit = 0;
+  uint64_t mcounteren = 0;
+  pmu::State pmu;
   uint64_t menvcfg = 0;
-  uint64_t mcycle_offset = 0;  // mcycle = instret + mcycle_offset (one cycle per instruction)
   uint64_t pmpcfg[16] = {}, pmpaddr[64] = {};
   uint64_t stvec = 0, sepc = 0, scause = 0, stval = 0, sscratch = 0, satp = 0;
   uint64_t scounteren = 0, senvcfg = 0;
