@@ -67,6 +67,7 @@ void define_fp(Table& t) {
   t[CSR_FFLAGS] = {[](Hart& h, uint16_t) -> uint64_t { return h.fflags; },
                    [](Hart& h, uint16_t, uint64_t v) {
                      h.fflags = v & kFflagsMask;
+                     load_host_flags(h);
                      fp_dirty(h);
                    },
                    check_fp};
@@ -80,6 +81,7 @@ void define_fp(Table& t) {
                  [](Hart& h, uint16_t, uint64_t v) {
                    h.frm = (v >> 5) & 7;
                    h.fflags = v & kFflagsMask;
+                   load_host_flags(h);
                    fp_dirty(h);
                  },
                  check_fp};

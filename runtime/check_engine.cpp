@@ -86,9 +86,9 @@ std::string compare(const Hart& ref, Status ref_st, const Hart& jit, uint32_t ji
     return fmt::format("fcsr: interpreter {:#x}, jit {:#x}", ref.frm << 5 | ref.fflags, jit.frm << 5 | jit.fflags);
   if (ref.reservation != jit.reservation)
     return fmt::format("reservation: interpreter {:#x}, jit {:#x}", ref.reservation, jit.reservation);
-  if (ref.transfers.head != jit.transfers.head)
-    return fmt::format("control transfers recorded: interpreter {}, jit {}", ref.transfers.head, jit.transfers.head);
-  for (uint64_t k = 0; k < TransferRing::kSize && k < ref.transfers.head; k++) {
+  if (ref.transfers.next != jit.transfers.next)
+    return fmt::format("control-transfer ring offset: interpreter {}, jit {}", ref.transfers.next, jit.transfers.next);
+  for (unsigned k = 0; k < TransferRing::kSize; k++) {
     const auto &a = ref.transfers.rec[k], &b = jit.transfers.rec[k];
     if (a.source != b.source || a.target != b.target || a.type != b.type)
       return fmt::format("control transfer record {}: interpreter {:#x}->{:#x} type {}, jit {:#x}->{:#x} type {}", k,

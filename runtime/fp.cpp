@@ -124,13 +124,6 @@ constexpr uint32_t kMxcsrDenormalFlag = 0x02;
 constexpr std::pair<uint32_t, uint8_t> kFlagPairs[] = {{0x01, kNV}, {0x04, kDZ}, {0x08, kOF}, {0x10, kUF}, {0x20, kNX}};
 constexpr uint32_t kMxcsrFlags = 0x3f;
 
-constexpr auto kHostToGuestFlags = [] {
-  std::array<uint8_t, kMxcsrFlags + 1> t{};
-  for (uint32_t s = 0; s <= kMxcsrFlags; ++s)
-    for (auto [host, guest] : kFlagPairs) t[s] |= s & host ? guest : 0;
-  return t;
-}();
-
 constexpr auto kGuestToHostFlags = [] {
   std::array<uint32_t, 32> t{};
   for (uint32_t f = 0; f < 32; ++f)
@@ -171,7 +164,7 @@ T under_rm(int rm, uint8_t& flags, Host host, A... args) {
     const uint32_t restore = status & ~kMxcsrRoundingMask;
     asm volatile("ldmxcsr %0" : : "m"(restore));
   }
-  flags = kHostToGuestFlags[status & kMxcsrFlags];
+  flags = kMxcsrToFflags[status & kMxcsrFlags];
   return r;
 }
 
@@ -549,6 +542,18 @@ Status sem_FMV_D_X(Hart& h, const Insn& i) {
   h.f[i.rd] = h.x[i.rs1];
   fp_dirty(h);
   return Status::Next;
+}
+
+const std::array<uint8_t, 64> kMxcsrToFflags = [] {
+  std::array<uint8_t, 64> t{};
+  for (uint32_t s = 0; s < t.size(); ++s)
+    for (auto [host, guest] : kFlagPairs) t[s] |= s & host ? guest : 0;
+  return t;
+}();
+
+void load_host_flags(const Hart& h) {
+  const uint32_t mode = kMxcsrDefault | kMxcsrDenormalFlag | kGuestToHostFlags[h.fflags & 0x1f];
+  asm volatile("ldmxcsr %0" : : "m"(mode));
 }
 
 }  // namespace brisk

@@ -1,6 +1,7 @@
 // F and D extension state helpers shared by the FP semantics (runtime/fp.cpp), the CSRs and the JIT.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "csr/privileged.h"
@@ -23,6 +24,13 @@ inline void fp_dirty(Hart& h) {
   if ((h.csr.mstatus & csr::MSTATUS_FS) != csr::MSTATUS_FS_DIRTY) [[unlikely]]
     h.csr.mstatus |= csr::MSTATUS_FS_DIRTY;
 }
+
+// The host SSE state FP semantics and translated code share while a hart runs: MXCSR in
+// round-to-nearest-even with its sticky flag bits holding the hart's accrued fflags. Translated code
+// runs FP arithmetic inline and lets the flags accrue there; kMxcsrToFflags maps them back.
+extern const std::array<uint8_t, 64> kMxcsrToFflags;
+// MXCSR := RNE with the flags of h.fflags (on entering a hart, and after software writes fflags).
+void load_host_flags(const Hart& h);
 
 // A single-precision value in a 64-bit f register is NaN-boxed: bits 63:32 all ones.
 inline uint64_t nan_box(uint32_t v) { return 0xffffffff00000000ull | v; }

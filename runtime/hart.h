@@ -78,7 +78,8 @@ struct Hart {
   uint8_t* mem_base = nullptr;  // flat guest memory: host address = mem_base + va when va < mem_limit
   uint64_t mem_limit = 0;
   uint8_t frm = 0;     // fcsr.frm
-  uint8_t fflags = 0;  // fcsr.fflags (accrued)
+  uint8_t fflags = 0;  // fcsr.fflags (accrued; translated code also accrues in MXCSR, see runtime/fp.h)
+  uint32_t mxcsr_scratch = 0;  // where translated code stores MXCSR to read its flags
   Priv priv = Priv::M;
   bool waiting = false;  // in WFI: the machine resumes it when an interrupt becomes pending
   uint8_t ialign_mask = 1;  // pc bits that must be zero: 1 with C (IALIGN=16), 3 without

@@ -8,9 +8,11 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <asmjit/core.h>
 #include <fmt/format.h>
 
 #include "csr/privileged.h"
+#include "runtime/fp.h"
 #include "runtime/hart.h"
 #include "runtime/mmu.h"
 
@@ -33,11 +35,13 @@ void patch_jump(uint8_t* jmp, const uint8_t* target) {
 }
 
 bool fp_off(const Hart& h) { return (h.csr.mstatus & csr::MSTATUS_FS) == 0; }
+bool fp_dirty_state(const Hart& h) { return (h.csr.mstatus & csr::MSTATUS_FS) == csr::MSTATUS_FS_DIRTY; }
 
 }  // namespace
 
-JitEngine::JitEngine(const EngineOptions& opt) : opt_(opt), arena_(kArenaSize) {
-  tramp_ = x64::emit_trampolines(arena_, opt_.jit_regs);
+JitEngine::JitEngine(const EngineOptions& opt)
+    : opt_(opt), arena_(kArenaSize), host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
+  for (bool ring : {false, true}) tramp_[ring] = x64::emit_trampolines(arena_, mapped_regs(ring), ring);
   arena_start_ = arena_.cursor();
   if (opt_.perf_map) perf_map_ = std::fopen(fmt::format("/tmp/perf-{}.map", getpid()).c_str(), "w");
 }
@@ -46,20 +50,27 @@ JitEngine::~JitEngine() {
   if (perf_map_) std::fclose(perf_map_);
 }
 
+unsigned JitEngine::mapped_regs(bool ring) const {
+  return ring ? std::min(opt_.jit_regs, x64::kMaxMappedRegs - 1) : opt_.jit_regs;
+}
+
 uint64_t JitEngine::mode_key(const Hart& h) const {
   const uint64_t mmu = h.mem_limit ? 0u : static_cast<unsigned>(data_mmu_index(h));
   return static_cast<uint64_t>(h.priv) | uint64_t(h.transfer_sink) << 2 | uint64_t(h.ialign_mask) << 3 |
-         uint64_t(fp_off(h)) << 5 | mmu << 6;
+         uint64_t(fp_off(h)) << 5 | mmu << 6 | uint64_t(fp_dirty_state(h)) << 8 | uint64_t(h.frm == 0) << 9;
 }
 
 x64::TranslateConfig JitEngine::config(const Hart& h) const {
   x64::TranslateConfig cfg;
-  cfg.mapped_regs = opt_.jit_regs;
+  cfg.mapped_regs = mapped_regs(h.transfer_sink);
   cfg.transfer_hooks = h.transfer_sink;
   cfg.budget = opt_.budget;
   cfg.flat_limit = h.mem_limit;
   cfg.mmu_index = h.mem_limit ? 0u : static_cast<unsigned>(data_mmu_index(h));
   cfg.fp_off = fp_off(h);
+  cfg.fp_inline = fp_dirty_state(h);
+  cfg.frm_rne = h.frm == 0;
+  cfg.host_fma = host_fma_;
   return cfg;
 }
 
@@ -79,10 +90,10 @@ JitEngine::Block* JitEngine::block_for(Hart& h) {
   b->pa = pa;
   b->mode = key.mode;
   try {
-    if (!x64::translate(arena_, tramp_, cfg, h, b->bc)) return nullptr;
+    if (!x64::translate(arena_, tramp_[cfg.transfer_hooks], cfg, h, b->bc)) return nullptr;
   } catch (const std::length_error&) {
     flush_all(h);
-    if (!x64::translate(arena_, tramp_, cfg, h, b->bc)) return nullptr;
+    if (!x64::translate(arena_, tramp_[cfg.transfer_hooks], cfg, h, b->bc)) return nullptr;
   }
   Block* raw = b.get();
   all_.push_back(std::move(b));
@@ -192,8 +203,10 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
     if (f.host_off != off) continue;
     h.pc = b->bc.insn_pc[f.index];
     h.instret += f.pending;
-    for (unsigned i = 0; i < opt_.jit_regs; i++)
-      h.x[x64::kMappedGuestOrder[i]] = static_cast<uint64_t>(ctx.uc_mcontext.gregs[kGregOfId[x64::mapped_host_id(i)]]);
+    const bool ring = h.transfer_sink;
+    auto host = [&](unsigned i) { return static_cast<uint64_t>(ctx.uc_mcontext.gregs[kGregOfId[x64::mapped_host_id(i)]]); };
+    for (unsigned i = 0; i < mapped_regs(ring); i++) h.x[x64::kMappedGuestOrder[i]] = host(i);
+    if (ring) h.transfers.next = host(x64::kMaxMappedRegs - 1);
     return true;
   }
   return false;
@@ -202,10 +215,11 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
 uint32_t JitEngine::run_one_block(Hart& h) {
   Block* b = block_for(h);
   if (!b) return x64::kExitTrap;
+  load_host_flags(h);
   // A table nobody fills: indirect exits always come back here.
   static LookupTable empty{};
   h.jit_lookup = empty.data();
-  return tramp_.enter(&h, b->bc.code);
+  return tramp_[h.transfer_sink].enter(&h, b->bc.code);
 }
 
 size_t JitEngine::block_length(Hart& h) {
@@ -225,6 +239,7 @@ bool JitEngine::step_budget(Hart& h, TrapHandler& traps) {
 
 void JitEngine::run(Hart& h, TrapHandler& traps) {
   HostFaultScope scope(h, this);
+  load_host_flags(h);  // MXCSR's flags are this hart's from here on (another hart may have run before)
   // A guest fault in translated code or a helper lands here with the state recovered.
   if (sigsetjmp(scope.resume, 1) && !traps.on_trap(h)) return;
   for (;;) {
@@ -237,7 +252,7 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
     LookupTable& lookup = lookup_for(h, b->mode);
     lookup[x64::lookup_index(h.pc)] = {h.pc, b->bc.code};
     h.jit_lookup = lookup.data();
-    const uint32_t exit = tramp_.enter(&h, b->bc.code);
+    const uint32_t exit = tramp_[h.transfer_sink].enter(&h, b->bc.code);
     switch (exit) {
       case x64::kExitDispatch: break;
       case x64::kExitLink: {

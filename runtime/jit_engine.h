@@ -59,6 +59,8 @@ class JitEngine final : public Engine, public HostFaultHooks {
 
   // The translation key beyond the address: what changes a block's meaning (DESIGN.md principle 2).
   uint64_t mode_key(const Hart& h) const;
+  // Guest registers held in host registers; with hooks, one host register holds the ring offset.
+  unsigned mapped_regs(bool ring) const;
   x64::TranslateConfig config(const Hart& h) const;
   // Finds or translates the block at h.pc; nullptr after raising an instruction fault.
   Block* block_for(Hart& h);
@@ -73,7 +75,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
 
   EngineOptions opt_;
   x64::CodeArena arena_;
-  x64::Trampolines tramp_;
+  x64::Trampolines tramp_[2];  // without and with control-transfer hooks
   uint8_t* arena_start_ = nullptr;  // first byte after the trampolines
   std::unordered_map<Key, Block*, KeyHash> blocks_;
   // Direct-mapped cache in front of blocks_, by lookup_index(pc): most dispatches hit here.
@@ -89,6 +91,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   Interpreter interp_;  // for the last few instructions before a budget deadline
   Stats stats_;
   FILE* perf_map_ = nullptr;
+  bool host_fma_;
 };
 
 }  // namespace brisk

@@ -9,6 +9,7 @@
 
 #include "jit/transfer.h"
 #include "runtime/exec.h"
+#include "runtime/fp.h"
 #include "runtime/semantics.h"
 
 namespace brisk::x64 {
@@ -44,11 +45,17 @@ unsigned mapped_host_id(unsigned i) { return kMappedHost[i].id(); }
 
 namespace {
 
-void load_mapped(x86::Assembler& a, unsigned n) {
+// With control-transfer hooks, the last mapped register holds the ring's write offset instead.
+const Gp kRingNext = kMappedHost[kMaxMappedRegs - 1];
+const Mem kRingNextMem = hart_q(offsetof(Hart, transfers) + offsetof(TransferRing, next));
+
+void load_mapped(x86::Assembler& a, unsigned n, bool ring) {
   for (unsigned i = 0; i < n; i++) a.mov(kMappedHost[i], xreg(kMappedGuestOrder[i]));
+  if (ring) a.mov(kRingNext, kRingNextMem);
 }
-void store_mapped(x86::Assembler& a, unsigned n) {
+void store_mapped(x86::Assembler& a, unsigned n, bool ring) {
   for (unsigned i = 0; i < n; i++) a.mov(xreg(kMappedGuestOrder[i]), kMappedHost[i]);
+  if (ring) a.mov(kRingNextMem, kRingNext);
 }
 
 // Emits into the arena at its cursor and commits the bytes; returns where they went.
@@ -72,7 +79,7 @@ uint8_t* emit_at_cursor(CodeArena& arena, F&& body, uint32_t* size_out = nullptr
 
 }  // namespace
 
-Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs) {
+Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs, bool ring) {
   Trampolines t;
   uint8_t* exit_at = nullptr;
   uint8_t* enter_at = emit_at_cursor(arena, [&](x86::Assembler& a, CodeHolder& code) {
@@ -83,10 +90,10 @@ Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs) {
     a.mov(kHart, x86::rdi);
     a.mov(x86::rax, x86::rsi);
     a.mov(kMemBase, hart_q(offsetof(Hart, mem_base)));
-    load_mapped(a, mapped_regs);
+    load_mapped(a, mapped_regs, ring);
     a.jmp(x86::rax);
     a.bind(exit);
-    store_mapped(a, mapped_regs);
+    store_mapped(a, mapped_regs, ring);
     a.add(x86::rsp, 8);
     for (Gp r : {x86::r15, x86::r14, x86::r13, x86::r12, x86::rbp, x86::rbx}) a.pop(r);
     a.ret();
@@ -166,6 +173,19 @@ class BlockEmitter {
   void add_instret(unsigned n) {
     if (n) a_.add(kInstret, Imm(n));
   }
+  // Inline FP operations accrue their flags in MXCSR (runtime/fp.h): copy them to hart.fflags before
+  // anything else can see fflags — a helper, or leaving translated code.
+  void fold_fp_flags() {
+    if (!fp_emitted_) return;
+    // rcx and rdx only: an indirect exit holds its target in rax here.
+    const Mem scratch = x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, mxcsr_scratch)));
+    a_.stmxcsr(scratch);
+    a_.mov(x86::edx, scratch);
+    a_.and_(x86::edx, Imm(0x3f));
+    a_.mov(x86::rcx, Imm(reinterpret_cast<uint64_t>(kMxcsrToFflags.data())));
+    a_.movzx(x86::edx, x86::byte_ptr(x86::rcx, x86::rdx));
+    a_.or_(x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, fflags))), x86::dl);
+  }
   void exit_with(uint32_t code) {
     a_.mov(x86::eax, Imm(code));
     a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.exit)));
@@ -175,15 +195,16 @@ class BlockEmitter {
   // Leaves the Status in eax with every mapped register reloaded; instret counts the instructions
   // before this one.
   void call_semantics(const Insn& i) {
+    fold_fp_flags();
     set_pc(pc_);
     add_instret(pending_);
     pending_ = 0;
-    store_mapped(a_, cfg_.mapped_regs);
+    store_mapped(a_, cfg_.mapped_regs, cfg_.transfer_hooks);
     a_.mov(x86::rdi, kHart);
     a_.mov(x86::rsi, Imm(reinterpret_cast<uint64_t>(&i)));
     a_.mov(x86::rax, Imm(reinterpret_cast<uint64_t>(kSemantics[static_cast<unsigned>(i.op)])));
     a_.call(x86::rax);
-    load_mapped(a_, cfg_.mapped_regs);
+    load_mapped(a_, cfg_.mapped_regs, cfg_.transfer_hooks);
   }
   // For instructions that never jump: a trap leaves the block, success falls through.
   void emit_helper(const Insn& i) {
@@ -210,26 +231,19 @@ class BlockEmitter {
     });
   }
 
+  // hart.transfers.rec[next] = {source, target, type}; next advances and wraps: stores only.
   void record_transfer(uint64_t source, Gp target, TransferType type) {
-    // hart.transfers.rec[head % size] = {source, target, type}; head++ — a few stores, no call.
-    const size_t ring = offsetof(Hart, transfers);
-    a_.mov(x86::rcx, hart_q(ring + offsetof(TransferRing, head)));
-    a_.mov(x86::edx, x86::ecx);
-    a_.and_(x86::edx, Imm(TransferRing::kSize - 1));
-    a_.lea(x86::rdx, x86::ptr(x86::rdx, x86::rdx, 1));  // * 3 words
-    const int32_t rec = static_cast<int32_t>(ring + offsetof(TransferRing, rec));
+    const int32_t rec = static_cast<int32_t>(offsetof(Hart, transfers) + offsetof(TransferRing, rec));
     if (fits_i32(static_cast<int64_t>(source))) {
-      a_.mov(x86::qword_ptr(kHart, x86::rdx, 3, rec), Imm(static_cast<int32_t>(source)));
+      a_.mov(x86::qword_ptr(kHart, kRingNext, 0, rec), Imm(static_cast<int32_t>(source)));
     } else {
-      a_.push(x86::rax);
-      a_.mov(x86::rax, Imm(source));
-      a_.mov(x86::qword_ptr(kHart, x86::rdx, 3, rec), x86::rax);
-      a_.pop(x86::rax);
+      a_.mov(x86::rcx, Imm(source));
+      a_.mov(x86::qword_ptr(kHart, kRingNext, 0, rec), x86::rcx);
     }
-    a_.mov(x86::qword_ptr(kHart, x86::rdx, 3, rec + 8), target);
-    a_.mov(x86::qword_ptr(kHart, x86::rdx, 3, rec + 16), Imm(static_cast<int32_t>(type)));
-    a_.inc(x86::rcx);
-    a_.mov(hart_q(ring + offsetof(TransferRing, head)), x86::rcx);
+    a_.mov(x86::qword_ptr(kHart, kRingNext, 0, rec + 8), target);
+    a_.mov(x86::qword_ptr(kHart, kRingNext, 0, rec + 16), Imm(static_cast<int32_t>(type)));
+    a_.add(kRingNext.r32(), Imm(sizeof(TransferRecord)));
+    a_.and_(kRingNext.r32(), Imm(TransferRing::kBytes - 1));
   }
   void record_transfer(uint64_t source, uint64_t target, TransferType type) {
     a_.mov(x86::rax, Imm(target));
@@ -238,6 +252,7 @@ class BlockEmitter {
 
   // A chainable exit to a known pc, counting `retired` more instructions.
   void emit_direct_exit(uint64_t target, unsigned retired) {
+    fold_fp_flags();
     add_instret(pending_ + retired);
     Label stub = a_.newLabel();
     const size_t index = b_.exits.size();
@@ -260,6 +275,7 @@ class BlockEmitter {
 
   // An exit to the pc in rax, through the pc -> code table (lookup_index, computed inline).
   void emit_indirect_exit(unsigned retired) {
+    fold_fp_flags();
     add_instret(pending_ + retired);
     probe_lookup();
     a_.mov(kPc, x86::rax);
@@ -348,11 +364,7 @@ class BlockEmitter {
       a_.bind(ok);
     }
     link(i.rd, pc_ + i.len);
-    if (cfg_.transfer_hooks) {
-      a_.push(x86::rax);
-      record_transfer(pc_, x86::rax, classify_transfer(i, true));
-      a_.pop(x86::rax);
-    }
+    if (cfg_.transfer_hooks) record_transfer(pc_, x86::rax, classify_transfer(i, true));
     emit_indirect_exit(1);
   }
 
@@ -370,7 +382,7 @@ class BlockEmitter {
 
   // --- straight-line instructions ---
   void emit_body(const Insn& i) {
-    if (emit_inline(i)) return;
+    if ((i.flags() & kFp) ? emit_fp(i) : emit_inline(i)) return;
     emit_helper(i);
   }
 
@@ -690,6 +702,283 @@ class BlockEmitter {
     return true;
   }
 
+
+  // --- F and D: the common operations inline on SSE, the rest (and every NaN result) in helpers ---
+  static Mem freg(unsigned r) { return x86::qword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, f) + 8 * r)); }
+  static Mem freg32(unsigned r) { return x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, f) + 8 * r)); }
+  static Mem freg_box(unsigned r) { return x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, f) + 8 * r + 4)); }
+
+  bool rne(const Insn& i) const { return i.rm == 0 || (i.rm == 7 && cfg_.frm_rne); }
+
+  // Jumps to `slow` unless f[r] is a properly NaN-boxed single.
+  void check_boxed(unsigned r, Label slow) {
+    a_.cmp(freg_box(r), Imm(-1));
+    a_.jne(slow);
+  }
+  // The helper re-runs the whole instruction from its unchanged inputs, then rejoins at `back`.
+  void fp_slow_path(const Insn& i, Label slow, Label back) { slow_path(i, slow, back); }
+
+  void store_single(unsigned rd, x86::Xmm v) {
+    a_.movss(freg32(rd), v);
+    a_.mov(freg_box(rd), Imm(-1));
+  }
+
+  // xmm0 = op(f[rs1], f[rs2]) in RNE; a NaN result goes to the helper, which canonicalises it.
+  template <typename F>
+  bool fp_arith(const Insn& i, bool single, unsigned nsrc, F op) {
+    if (!rne(i)) return false;
+    Label slow = a_.newLabel(), back = a_.newLabel();
+    const unsigned srcs[3] = {i.rs1, i.rs2, i.rs3};
+    if (single)
+      for (unsigned k = 0; k < nsrc; k++) check_boxed(srcs[k], slow);
+    op(slow);
+    if (single) {
+      a_.ucomiss(x86::xmm0, x86::xmm0);
+      a_.jp(slow);
+      store_single(i.rd, x86::xmm0);
+    } else {
+      a_.ucomisd(x86::xmm0, x86::xmm0);
+      a_.jp(slow);
+      a_.movsd(freg(i.rd), x86::xmm0);
+    }
+    a_.bind(back);
+    fp_slow_path(i, slow, back);
+    return true;
+  }
+
+  // rd = compare(f[rs1], f[rs2]): feq quietly (ucomis), flt/fle signalling (comis), as RISC-V requires.
+  bool fp_compare(const Insn& i, bool single) {
+    Label slow = a_.newLabel(), back = a_.newLabel();
+    if (single) {
+      check_boxed(i.rs1, slow);
+      check_boxed(i.rs2, slow);
+    }
+    const bool eq = i.op == Op::FEQ_S || i.op == Op::FEQ_D;
+    const bool lt = i.op == Op::FLT_S || i.op == Op::FLT_D;
+    // eq: a == b, ordered. lt/le: computed as b > a / b >= a, which unordered operands never satisfy.
+    const unsigned first = eq ? i.rs1 : i.rs2, second = eq ? i.rs2 : i.rs1;
+    if (single) {
+      a_.movss(x86::xmm0, freg32(first));
+      eq ? a_.ucomiss(x86::xmm0, freg32(second)) : a_.comiss(x86::xmm0, freg32(second));
+    } else {
+      a_.movsd(x86::xmm0, freg(first));
+      eq ? a_.ucomisd(x86::xmm0, freg(second)) : a_.comisd(x86::xmm0, freg(second));
+    }
+    if (eq) {
+      a_.sete(x86::al);
+      a_.setnp(x86::cl);
+      a_.and_(x86::al, x86::cl);
+    } else if (lt) {
+      a_.seta(x86::al);
+    } else {
+      a_.setae(x86::al);
+    }
+    a_.movzx(dest(i.rd).r32(), x86::al);
+    write(i.rd, dest(i.rd));
+    a_.bind(back);
+    fp_slow_path(i, slow, back);
+    return true;
+  }
+
+  // fsgnj family on the raw bits; `w` = 32 for single (boxed), 64 for double.
+  bool fp_sign_inject(const Insn& i, bool single) {
+    Label slow = a_.newLabel(), back = a_.newLabel();
+    const unsigned sign = single ? 31 : 63;
+    if (single) {
+      check_boxed(i.rs1, slow);
+      check_boxed(i.rs2, slow);
+    }
+    a_.mov(x86::rax, freg(i.rs1));
+    a_.mov(x86::rcx, freg(i.rs2));
+    if (i.op == Op::FSGNJN_S || i.op == Op::FSGNJN_D) a_.not_(x86::rcx);
+    if (i.op == Op::FSGNJX_S || i.op == Op::FSGNJX_D) {
+      a_.bt(x86::rcx, Imm(sign));
+      Label keep = a_.newLabel();
+      a_.jnc(keep);
+      a_.btc(x86::rax, Imm(sign));
+      a_.bind(keep);
+    } else {
+      a_.btr(x86::rax, Imm(sign));
+      a_.bt(x86::rcx, Imm(sign));
+      Label pos = a_.newLabel();
+      a_.jnc(pos);
+      a_.bts(x86::rax, Imm(sign));
+      a_.bind(pos);
+    }
+    a_.mov(freg(i.rd), x86::rax);  // for single, bits 63:32 of rs1 were all ones and still are
+    a_.bind(back);
+    fp_slow_path(i, slow, back);
+    return true;
+  }
+
+  bool emit_fp(const Insn& i) {
+    if (!cfg_.fp_inline) return false;
+    using namespace x86;
+    bool done = emit_fp_op(i);
+    fp_emitted_ |= done;
+    return done;
+  }
+
+  bool emit_fp_op(const Insn& i) {
+    using namespace x86;
+    switch (i.op) {
+      case Op::FADD_D: return fp_arith(i, false, 2, [&](Label) { a_.movsd(xmm0, freg(i.rs1)); a_.addsd(xmm0, freg(i.rs2)); });
+      case Op::FSUB_D: return fp_arith(i, false, 2, [&](Label) { a_.movsd(xmm0, freg(i.rs1)); a_.subsd(xmm0, freg(i.rs2)); });
+      case Op::FMUL_D: return fp_arith(i, false, 2, [&](Label) { a_.movsd(xmm0, freg(i.rs1)); a_.mulsd(xmm0, freg(i.rs2)); });
+      case Op::FDIV_D: return fp_arith(i, false, 2, [&](Label) { a_.movsd(xmm0, freg(i.rs1)); a_.divsd(xmm0, freg(i.rs2)); });
+      case Op::FSQRT_D: return fp_arith(i, false, 1, [&](Label) { a_.sqrtsd(xmm0, freg(i.rs1)); });
+      case Op::FADD_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.addss(xmm0, freg32(i.rs2)); });
+      case Op::FSUB_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.subss(xmm0, freg32(i.rs2)); });
+      case Op::FMUL_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.mulss(xmm0, freg32(i.rs2)); });
+      case Op::FDIV_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.divss(xmm0, freg32(i.rs2)); });
+      case Op::FSQRT_S: return fp_arith(i, true, 1, [&](Label) { a_.sqrtss(xmm0, freg32(i.rs1)); });
+      // Fused: xmm0 starts as rs3, xmm1 = rs1, then one rounding of +-(rs1 * rs2) +- rs3.
+      case Op::FMADD_D:
+      case Op::FMSUB_D:
+      case Op::FNMSUB_D:
+      case Op::FNMADD_D:
+        if (!cfg_.host_fma) return false;
+        return fp_arith(i, false, 3, [&](Label) {
+          a_.movsd(xmm0, freg(i.rs3));
+          a_.movsd(xmm1, freg(i.rs1));
+          if (i.op == Op::FMADD_D) a_.vfmadd231sd(xmm0, xmm1, freg(i.rs2));
+          else if (i.op == Op::FMSUB_D) a_.vfmsub231sd(xmm0, xmm1, freg(i.rs2));
+          else if (i.op == Op::FNMSUB_D) a_.vfnmadd231sd(xmm0, xmm1, freg(i.rs2));
+          else a_.vfnmsub231sd(xmm0, xmm1, freg(i.rs2));
+        });
+      case Op::FMADD_S:
+      case Op::FMSUB_S:
+      case Op::FNMSUB_S:
+      case Op::FNMADD_S:
+        if (!cfg_.host_fma) return false;
+        return fp_arith(i, true, 3, [&](Label) {
+          a_.movss(xmm0, freg32(i.rs3));
+          a_.movss(xmm1, freg32(i.rs1));
+          if (i.op == Op::FMADD_S) a_.vfmadd231ss(xmm0, xmm1, freg32(i.rs2));
+          else if (i.op == Op::FMSUB_S) a_.vfmsub231ss(xmm0, xmm1, freg32(i.rs2));
+          else if (i.op == Op::FNMSUB_S) a_.vfnmadd231ss(xmm0, xmm1, freg32(i.rs2));
+          else a_.vfnmsub231ss(xmm0, xmm1, freg32(i.rs2));
+        });
+      case Op::FEQ_D: case Op::FLT_D: case Op::FLE_D: return fp_compare(i, false);
+      case Op::FEQ_S: case Op::FLT_S: case Op::FLE_S: return fp_compare(i, true);
+      case Op::FSGNJ_D: case Op::FSGNJN_D: case Op::FSGNJX_D: return fp_sign_inject(i, false);
+      case Op::FSGNJ_S: case Op::FSGNJN_S: case Op::FSGNJX_S: return fp_sign_inject(i, true);
+      case Op::FMV_X_D:
+        a_.mov(dest(i.rd), freg(i.rs1));
+        write(i.rd, dest(i.rd));
+        return true;
+      case Op::FMV_X_W:
+        a_.movsxd(dest(i.rd), freg32(i.rs1));
+        write(i.rd, dest(i.rd));
+        return true;
+      case Op::FMV_D_X:
+        a_.mov(freg(i.rd), src(i.rs1, rax));
+        return true;
+      case Op::FMV_W_X:
+        a_.mov(freg32(i.rd), src(i.rs1, rax).r32());
+        a_.mov(freg_box(i.rd), Imm(-1));
+        return true;
+      // Integer to FP: exact for w/wu into double, otherwise rounded in RNE like the rest.
+      case Op::FCVT_D_W:
+      case Op::FCVT_D_WU:
+      case Op::FCVT_D_L:
+      case Op::FCVT_S_W:
+      case Op::FCVT_S_WU:
+      case Op::FCVT_S_L: {
+        if (!rne(i)) return false;
+        Gp s = src(i.rs1, rax);
+        if (i.op == Op::FCVT_D_WU || i.op == Op::FCVT_S_WU) {
+          a_.mov(eax, s.r32());
+          s = rax;
+        }
+        const bool w = i.op == Op::FCVT_D_W || i.op == Op::FCVT_S_W;
+        const bool single = i.op == Op::FCVT_S_W || i.op == Op::FCVT_S_WU || i.op == Op::FCVT_S_L;
+        a_.xorps(xmm0, xmm0);  // no false dependency on xmm0's old value
+        if (single) {
+          a_.cvtsi2ss(xmm0, w ? s.r32() : s);
+          store_single(i.rd, xmm0);
+        } else {
+          a_.cvtsi2sd(xmm0, w ? s.r32() : s);
+          a_.movsd(freg(i.rd), xmm0);
+        }
+        return true;
+      }
+      // FP to integer, round toward zero (C casts): the host's "integer indefinite" result stands for
+      // NaN or out of range, where RISC-V saturates: the helper handles those.
+      case Op::FCVT_W_D:
+      case Op::FCVT_L_D:
+      case Op::FCVT_W_S:
+      case Op::FCVT_L_S: {
+        if (i.rm != 1) return false;
+        Label slow = a_.newLabel(), back = a_.newLabel();
+        const bool single = i.op == Op::FCVT_W_S || i.op == Op::FCVT_L_S;
+        const bool word = i.op == Op::FCVT_W_D || i.op == Op::FCVT_W_S;
+        if (single) check_boxed(i.rs1, slow);
+        if (word) {
+          single ? a_.cvttss2si(eax, freg32(i.rs1)) : a_.cvttsd2si(eax, freg(i.rs1));
+          a_.cmp(eax, Imm(INT32_MIN));
+          a_.je(slow);
+          a_.movsxd(dest(i.rd), eax);
+        } else {
+          single ? a_.cvttss2si(rax, freg32(i.rs1)) : a_.cvttsd2si(rax, freg(i.rs1));
+          a_.mov(rcx, Imm(INT64_MIN));
+          a_.cmp(rax, rcx);
+          a_.je(slow);
+          if (dest(i.rd).id() != rax.id()) a_.mov(dest(i.rd), rax);
+        }
+        write(i.rd, dest(i.rd));
+        a_.bind(back);
+        fp_slow_path(i, slow, back);
+        return true;
+      }
+      case Op::FCVT_D_S:
+      case Op::FCVT_S_D:
+        if (!rne(i)) return false;
+        return fp_arith(i, i.op == Op::FCVT_S_D, 0, [&](Label slow) {
+          if (i.op == Op::FCVT_D_S) {
+            check_boxed(i.rs1, slow);
+            a_.cvtss2sd(xmm0, freg32(i.rs1));
+          } else {
+            a_.cvtsd2ss(xmm0, freg(i.rs1));
+          }
+        });
+      case Op::FLD: return emit_fp_load(i, 8);
+      case Op::FLW: return emit_fp_load(i, 4);
+      case Op::FSD: return emit_fp_store(i, 8);
+      case Op::FSW: return emit_fp_store(i, 4);
+      default: return false;
+    }
+  }
+
+  bool emit_fp_load(const Insn& i, unsigned size) {
+    Label slow = a_.newLabel(), back = a_.newLabel();
+    const Mem m = host_operand(i, size, false, slow);
+    fault_site();
+    if (size == 8) {
+      a_.mov(x86::rax, m);
+      a_.mov(freg(i.rd), x86::rax);
+    } else {
+      a_.mov(x86::eax, m);
+      a_.mov(freg32(i.rd), x86::eax);
+      a_.mov(freg_box(i.rd), Imm(-1));
+    }
+    a_.bind(back);
+    slow_path(i, slow, back);
+    return true;
+  }
+
+  bool emit_fp_store(const Insn& i, unsigned size) {
+    Label slow = a_.newLabel(), back = a_.newLabel();
+    const Mem m = host_operand(i, size, true, slow);
+    if (size == 8) a_.mov(x86::rcx, freg(i.rs2));
+    else a_.mov(x86::ecx, freg32(i.rs2));
+    fault_site();
+    a_.mov(m, size == 8 ? Gp(x86::rcx) : Gp(x86::ecx));
+    a_.bind(back);
+    slow_path(i, slow, back);
+    return true;
+  }
+
   x86::Assembler& a_;
   const TranslateConfig& cfg_;
   const Trampolines& tramp_;
@@ -698,6 +987,7 @@ class BlockEmitter {
   size_t idx_ = 0;
   uint64_t pc_ = 0;
   unsigned pending_ = 0;
+  bool fp_emitted_ = false;  // an inline FP operation may have raised flags not yet in hart.fflags
   uint8_t ialign_mask_ = 1;
 
  public:

@@ -49,11 +49,16 @@ constexpr uint8_t kMappedGuestOrder[kMaxMappedRegs] = {2, 10, 11, 8, 12, 13, 14,
 
 struct TranslateConfig {
   unsigned mapped_regs = kMaxMappedRegs;
-  bool transfer_hooks = false;  // append every branch/jump to hart.transfers inline
+  bool transfer_hooks = false;  // append every branch/jump to hart.transfers inline (mapped_regs < 10)
   bool budget = false;          // check hart.budget at every block entry
   uint64_t flat_limit = 0;      // guest va < flat_limit is host r15 + va (user mode); 0: no flat memory
   unsigned mmu_index = 0;       // without flat memory: which of the hart's TLBs data accesses use
   bool fp_off = false;          // mstatus.FS is Off: every F/D instruction raises illegal-instruction
+  // FP arithmetic inline on SSE (needs mstatus.FS Dirty, so nothing has to mark it): when the rounding
+  // mode resolves to RNE (frm_rne covers rm = DYN); fused multiply-adds also need the host's FMA3.
+  bool fp_inline = false;
+  bool frm_rne = false;
+  bool host_fma = false;
   unsigned max_insns = 64;
 };
 
@@ -93,7 +98,9 @@ int mapped_host_reg(unsigned mapped_regs, unsigned guest);
 // Host register number (asmjit id) of the i-th mapped guest register.
 unsigned mapped_host_id(unsigned i);
 
-Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs);
+// `ring`: the code that runs with these trampolines keeps the transfer ring's write offset in the last
+// mapped host register, so it maps at most kMaxMappedRegs - 1 guest registers.
+Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs, bool ring);
 
 // Decodes the block at h.pc and translates it into the arena. Returns false, with h.trap raised,
 // when its first instruction cannot be fetched; throws std::length_error when the arena is full.

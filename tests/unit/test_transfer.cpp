@@ -70,13 +70,8 @@ Outcome run_guest(const Config& engine, bool sink) {
   opt.transfer_sink = sink;
   LinuxUser user(opt);
   Outcome out{user.run().exit_code, 0, {}};
-  const TransferRing& ring = user.hart().transfers;
-  out.head = ring.head;
-  const uint64_t first = ring.head > TransferRing::kSize ? ring.head - TransferRing::kSize : 0;
-  for (uint64_t k = first; k < ring.head; k++) {
-    const TransferRecord& r = ring.rec[k % TransferRing::kSize];
-    out.records.push_back({r.source, r.target, r.type});
-  }
+  for (const TransferRecord& r : user.hart().transfers.oldest_first()) out.records.push_back({r.source, r.target, r.type});
+  out.head = out.records.size();
   return out;
 }
 
