@@ -23,7 +23,7 @@ constexpr uint64_t kMipWritable = MIP_SSIP | MIP_STIP | MIP_SEIP | MIP_LCOFIP;
 constexpr uint64_t kMedelegWritable = 0xb3ff;  // every exception but ecall from M (11) and cause 14
 
 // Interrupt-relevant state changed: the exec loop must look at pending interrupts before the next block.
-void interrupts_changed(Hart& h) { h.budget = 0; }
+void interrupts_changed(Hart& h) { h.request_exit(); }
 
 uint64_t with_sd(uint64_t s) {
   s |= XLEN_64 << 32 | XLEN_64 << 34;
@@ -129,7 +129,8 @@ void define_machine(Table& t) {
                   if (h.csr.menvcfg & MENVCFG_STCE) mask &= ~MIP_STIP;  // Sstc drives STIP
                   h.csr.mip = (h.csr.mip & ~mask) | (v & mask);
                   interrupts_changed(h);
-                }};
+                },
+                nullptr, [](Hart& h, uint16_t) { return (h.csr.mip_effective() & ~MIP_SEIP) | (h.csr.mip & MIP_SEIP); }};
   t[CSR_MTVEC] = {[](Hart& h, uint16_t) { return h.csr.mtvec; },
                   [](Hart& h, uint16_t, uint64_t v) { h.csr.mtvec = (v & TVEC_MODE) >= 2 ? (v & ~TVEC_MODE) : v; }};
   t[CSR_MSCRATCH] = {[](Hart& h, uint16_t) { return h.csr.mscratch; },
@@ -144,6 +145,7 @@ void define_machine(Table& t) {
                     [](Hart& h, uint16_t, uint64_t v) {
                       uint64_t mask = ENVCFG_FIOM | ENVCFG_CBIE | ENVCFG_CBCFE | ENVCFG_CBZE;
                       if (h.csr.isa.has(Ext::Sstc)) mask |= MENVCFG_STCE;
+                      if (h.csr.isa.has(Ext::Smcdeleg)) mask |= MENVCFG_CDE;
                       h.csr.menvcfg = v & mask;
                       interrupts_changed(h);
                     }};
@@ -189,6 +191,9 @@ void define_supervisor(Table& t) {
   t[CSR_SENVCFG] = {[](Hart& h, uint16_t) { return h.csr.senvcfg; },
                     [](Hart& h, uint16_t, uint64_t v) {
                       h.csr.senvcfg = v & (ENVCFG_FIOM | ENVCFG_CBIE | ENVCFG_CBCFE | ENVCFG_CBZE);
+                    },
+                    [](Hart& h, const Insn& i, bool) {
+                      return stateen_check(h, i, STATEEN0_ENVCFG, virtual_mode(h));
                     }};
   t[CSR_SATP] = {[](Hart& h, uint16_t) { return h.csr.satp; },
                  [](Hart& h, uint16_t, uint64_t v) {
@@ -217,6 +222,9 @@ Table build() {
   define_pmu(t);
   define_machine(t);
   define_supervisor(t);
+  define_stateen(t);
+  define_indirect(t);
+  define_cdeleg(t);
   return t;
 }
 
@@ -241,7 +249,8 @@ Status access(Hart& h, const Insn& insn, CsrOp op, bool read, bool write, uint64
   }
   uint64_t value = (read || op != CsrOp::RW) ? d.read(h, num) : 0;
   if (write) {
-    uint64_t next = op == CsrOp::RW ? src : op == CsrOp::RS ? value | src : value & ~src;
+    const uint64_t base = op != CsrOp::RW && d.rmw_read ? d.rmw_read(h, num) : value;
+    uint64_t next = op == CsrOp::RW ? src : op == CsrOp::RS ? base | src : base & ~src;
     d.write(h, num, next);
   }
   old = value;
@@ -258,6 +267,8 @@ void reset(Hart& h) {
   h.csr.menvcfg = h.csr.senvcfg = 0;
   h.csr.mcounteren = h.csr.scounteren = 0;
   h.csr.stimecmp = ~0ull;
+  for (unsigned n = 0; n < 4; n++) h.csr.mstateen[n] = h.csr.sstateen[n] = 0;
+  h.csr.miselect = h.csr.siselect = 0;
   h.csr.pmu = pmu::State{};
   h.ialign_mask = h.csr.isa.has(Ext::C) ? 1 : 3;
   h.reservation = ~0ull;

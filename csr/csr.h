@@ -35,6 +35,8 @@ struct State {
   uint64_t stvec = 0, sepc = 0, scause = 0, stval = 0, sscratch = 0, satp = 0;
   uint64_t scounteren = 0, senvcfg = 0;
   uint64_t stimecmp = ~0ull;
+  uint64_t mstateen[4] = {}, sstateen[4] = {};  // Smstateen/Ssstateen
+  uint64_t miselect = 0, siselect = 0;          // Smcsrind/Sscsrind
 
   uint64_t mip_effective() const { return mip | mip_hw; }
 };

@@ -1,6 +1,7 @@
 #include "csr/extensions.h"
 
 #include <sstream>
+#include <utility>
 
 #include "runtime/error.h"
 
@@ -11,6 +12,16 @@ const char* const kNames[] = {
 #define EXT(id, name) name,
     BRISK_EXTENSIONS(EXT)
 #undef EXT
+};
+
+// {a, b}: extension a is only defined together with b.
+constexpr std::pair<Ext, Ext> kNeeds[] = {
+    {Ext::D, Ext::F},
+    {Ext::Smstateen, Ext::Ssstateen},  // Smstateen comprises the sstateen CSRs
+    {Ext::Smcsrind, Ext::Sscsrind},    // likewise siselect/sireg*
+    {Ext::Smcdeleg, Ext::Ssccfg},      // the two are always implemented in tandem
+    {Ext::Ssccfg, Ext::Smcdeleg},
+    {Ext::Ssccfg, Ext::Sscsrind},  // delegated counters are reached through sireg*
 };
 }  // namespace
 
@@ -40,7 +51,8 @@ void IsaConfig::apply(const std::string& spec) {
     if (k == static_cast<unsigned>(Ext::I) && !enable) throw Error("--cpu: the base ISA (i) cannot be turned off");
     on.set(k, enable);
   }
-  if (has(Ext::D) && !has(Ext::F)) throw Error("--cpu: d needs f");
+  for (auto [a, b] : kNeeds)
+    if (has(a) && !has(b)) throw Error("--cpu: {} needs {}", ext_name(a), ext_name(b));
 }
 
 std::string IsaConfig::isa_string() const {

@@ -28,6 +28,14 @@ namespace brisk {
   EXT(Zba, "zba")                         \
   EXT(Zbb, "zbb")                         \
   EXT(Zbs, "zbs")                         \
+  EXT(Smcdeleg, "smcdeleg")               \
+  EXT(Smcntrpmf, "smcntrpmf")             \
+  EXT(Smcsrind, "smcsrind")               \
+  EXT(Smstateen, "smstateen")             \
+  EXT(Ssccfg, "ssccfg")                   \
+  EXT(Sscofpmf, "sscofpmf")               \
+  EXT(Sscsrind, "sscsrind")               \
+  EXT(Ssstateen, "ssstateen")             \
   EXT(Sstc, "sstc")                       \
   EXT(Svade, "svade")
 

@@ -20,6 +20,10 @@ uint64_t implemented_fields(unsigned i) {
   return i >= kFirstHpm ? EVENT_OF | filters | EVENT_SELECTOR : filters;
 }
 
+void store(Hart& h, unsigned i, uint64_t v) {
+  h.csr.pmu.value[i] = derived(i) && !inhibited(h, i) ? v - h.instret : v;
+}
+
 }  // namespace
 
 uint64_t counter(const Hart& h, unsigned i) {
@@ -28,7 +32,9 @@ uint64_t counter(const Hart& h, unsigned i) {
 }
 
 void set_counter(Hart& h, unsigned i, uint64_t v) {
-  h.csr.pmu.value[i] = derived(i) && !inhibited(h, i) ? v - h.instret : v;
+  // A CSR write takes effect after its instruction completes: that instruction's own retirement,
+  // which the engines count right after, must not show in the written value.
+  store(h, i, derived(i) && !inhibited(h, i) ? v - 1 : v);
 }
 
 uint64_t config(const Hart& h, unsigned i) { return h.csr.pmu.config[i]; }
@@ -45,7 +51,7 @@ void set_inhibit(Hart& h, uint32_t v) {
   for (unsigned i : {kCycle, kInstret}) {
     const uint64_t now = counter(h, i);
     h.csr.pmu.inhibit = (h.csr.pmu.inhibit & ~(1u << i)) | (v & (1u << i));
-    set_counter(h, i, now);
+    store(h, i, now);
   }
   h.csr.pmu.inhibit = v;
   h.csr.pmu.generation++;
@@ -73,6 +79,10 @@ Status check_counter(Hart& h, const Insn& i, bool) {
 }
 
 uint64_t read_time(Hart& h, uint16_t) { return h.csr.clock->now(); }
+
+Status check_smcntrpmf(Hart& h, const Insn& i, bool) {
+  return h.csr.isa.has(Ext::Smcntrpmf) ? Status::Next : h.illegal(i);
+}
 uint64_t read_counter(Hart& h, uint16_t n) { return pmu::counter(h, n & 31); }
 void write_counter(Hart& h, uint16_t n, uint64_t v) { pmu::set_counter(h, n & 31, v); }
 
@@ -89,6 +99,10 @@ void define_pmu(Table& t) {
   for (uint16_t n = CSR_MHPMEVENT3; n <= CSR_MHPMEVENT31; n++)
     t[n] = {[](Hart& h, uint16_t n) { return pmu::config(h, n - CSR_MHPMEVENT3 + pmu::kFirstHpm); },
             [](Hart& h, uint16_t n, uint64_t v) { pmu::set_config(h, n - CSR_MHPMEVENT3 + pmu::kFirstHpm, v); }};
+  // Smcntrpmf: the mode filters of cycle and instret.
+  for (uint16_t n : {CSR_MCYCLECFG, CSR_MINSTRETCFG})
+    t[n] = {[](Hart& h, uint16_t n) { return pmu::config(h, n - CSR_MCYCLECFG); },
+            [](Hart& h, uint16_t n, uint64_t v) { pmu::set_config(h, n - CSR_MCYCLECFG, v); }, check_smcntrpmf};
   t[CSR_MCOUNTINHIBIT] = {[](Hart& h, uint16_t) -> uint64_t { return pmu::inhibit(h); },
                           [](Hart& h, uint16_t, uint64_t v) { pmu::set_inhibit(h, static_cast<uint32_t>(v)); }};
 }

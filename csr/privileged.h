@@ -63,6 +63,13 @@ constexpr uint64_t MENVCFG_ADUE = 1ull << 61;
 constexpr uint64_t MENVCFG_CDE = 1ull << 60;
 constexpr uint64_t MENVCFG_STCE = 1ull << 63;
 
+// mstateen0 / sstateen0 bit positions (Smstateen). Bit 63 of every mstateen<n> is its SE<n>, which
+// guards sstateen<n>. stateen_check (csr/table.h) takes these, plus 64 * n for mstateen<n>.
+constexpr unsigned STATEEN_SE = 63;
+constexpr unsigned STATEEN0_ENVCFG = 62;
+constexpr unsigned STATEEN0_CSRIND = 60;
+constexpr unsigned STATEEN0_CTR = 54;
+
 // satp
 constexpr unsigned SATP_MODE_SHIFT = 60;
 constexpr uint64_t SATP_MODE_BARE = 0;

@@ -18,11 +18,46 @@ struct Def {
   uint64_t (*read)(Hart& h, uint16_t num) = nullptr;
   void (*write)(Hart& h, uint16_t num, uint64_t v) = nullptr;
   Status (*check)(Hart& h, const Insn& insn, bool write) = nullptr;
+  // Where CSRRS/CSRRC start from when it is not what a read returns (mip: the interrupt controller's
+  // SEIP line reads as set but is never written back into the software-writable bit).
+  uint64_t (*rmw_read)(Hart& h, uint16_t num) = nullptr;
 };
 
 using Table = std::array<Def, 4096>;
 
 // Each fills in the CSRs of one area; csr.cpp calls them all once.
-void define_pmu(Table& t);  // csr/pmu.cpp: counters, events, inhibit, Sscofpmf, Smcntrpmf
+void define_pmu(Table& t);       // csr/pmu.cpp: counters, events, inhibit, Sscofpmf, Smcntrpmf
+void define_stateen(Table& t);   // csr/stateen.cpp: Smstateen/Ssstateen
+void define_indirect(Table& t);  // csr/indirect.cpp: Smcsrind/Sscsrind
+void define_cdeleg(Table& t);    // csr/cdeleg.cpp: Smcdeleg/Ssccfg, and Sscofpmf's scountovf
+
+// The hart's V bit. Always 0 until brisk implements H; access rules that differ for VS/VU take it as
+// their `virt` argument.
+inline bool virtual_mode(const Hart&) { return false; }
+
+// Raises the exception the state-enable CSRs give the current mode for touching the state guarded by
+// stateen bit `bit` (mstateen<bit / 64> bit bit % 64; see STATEEN0_* in privileged.h), or returns
+// Status::Next when they allow it. For a Def's check, and for instructions such as SCTRCLR.
+Status stateen_check(Hart& h, const Insn& insn, unsigned bit, bool virt);
+
+// What an extension supplies for its range of xiselect values, like a CSR's Def: check raises the
+// exception an access to xireg<ireg> (1..6) gets, before any side effect; read and write are then
+// called only for accesses check allowed.
+struct IregDef {
+  Status (*check)(Hart& h, const Insn& insn, uint64_t select, unsigned ireg, bool write, bool virt);
+  uint64_t (*read)(Hart& h, uint64_t select, unsigned ireg);
+  void (*write)(Hart& h, uint64_t select, unsigned ireg, uint64_t v);
+};
+// An inclusive range of select values and what answers there (see the range lists in indirect.cpp).
+struct IregRange {
+  uint64_t first, last;
+  const IregDef* def;
+};
+
+extern const IregDef kCounterDelegationIreg;  // csr/cdeleg.cpp: siselect 0x40..0x5F
+
+// Smcdeleg/Ssccfg's scountinhibit and Sscofpmf's scountovf access rules, with V as an input.
+Status check_scountinhibit(Hart& h, const Insn& insn, bool write, bool virt);
+Status check_scountovf(Hart& h, const Insn& insn, bool write, bool virt);
 
 }  // namespace brisk::csr

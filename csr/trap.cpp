@@ -24,9 +24,10 @@ int pending_interrupt(const Hart& h) {
   // M-level interrupts are enabled below M, or in M with MIE; delegated ones below S, or in S with SIE.
   const bool m_on = h.priv != Priv::M || (c.mstatus & MSTATUS_MIE);
   const bool s_on = h.priv == Priv::U || (h.priv == Priv::S && (c.mstatus & MSTATUS_SIE));
-  uint64_t enabled = (m_on ? pending & ~c.mideleg : 0) | (s_on ? pending & c.mideleg : 0);
-  for (unsigned irq : kPriority)
-    if (enabled & (1ull << irq)) return static_cast<int>(irq);
+  // Interrupts to M-mode come before any to S-mode; within each, the fixed order.
+  for (uint64_t enabled : {m_on ? pending & ~c.mideleg : 0, s_on ? pending & c.mideleg : 0})
+    for (unsigned irq : kPriority)
+      if (enabled & (1ull << irq)) return static_cast<int>(irq);
   return -1;
 }
 
@@ -74,7 +75,7 @@ Status mret(Hart& h, const Insn& i) {
   h.priv = to;
   h.pc = c.mepc & ~uint64_t(h.ialign_mask == 3 ? 2 : 0);
   h.reservation = ~0ull;
-  h.budget = 0;  // interrupts may have become enabled
+  h.request_exit();  // interrupts may have become enabled
   return Status::Jump;
 }
 
@@ -91,7 +92,7 @@ Status sret(Hart& h, const Insn& i) {
   h.priv = to;
   h.pc = c.sepc & ~uint64_t(h.ialign_mask == 3 ? 2 : 0);
   h.reservation = ~0ull;
-  h.budget = 0;
+  h.request_exit();
   return Status::Jump;
 }
 

@@ -24,7 +24,7 @@ uint64_t merge64(uint64_t reg, uint64_t sub, unsigned size, uint64_t value) {
 
 }  // namespace
 
-Clint::Clint(unsigned num_harts, InterruptSink& sink, const Clock& clock)
+Clint::Clint(unsigned num_harts, InterruptSink& sink, Clock& clock)
     : sink_(sink), clock_(clock), msip_(num_harts, 0), mtimecmp_(num_harts, UINT64_MAX), mtip_(num_harts, false) {}
 
 bool Clint::read(uint64_t offset, unsigned size, uint64_t& value) {
@@ -47,7 +47,9 @@ bool Clint::read(uint64_t offset, unsigned size, uint64_t& value) {
 bool Clint::write(uint64_t offset, unsigned size, uint64_t value) {
   const uint64_t harts = msip_.size();
   if (offset >= MTIME && offset < MTIME + 8) {
-    return valid64(offset - MTIME, size);
+    if (!valid64(offset - MTIME, size)) return false;
+    clock_.set(merge64(clock_.now(), offset - MTIME, size, value));
+    for (unsigned hart = 0; hart < harts; hart++) update_mtip(hart, clock_.now());
   } else if (offset >= MTIMECMP && offset < MTIMECMP + 8 * harts) {
     const uint64_t sub = (offset - MTIMECMP) % 8;
     if (!valid64(sub, size)) return false;

@@ -19,12 +19,12 @@ constexpr uint64_t kWindowSize = 0x10000;
 
 class Clint final : public Device {
  public:
-  Clint(unsigned num_harts, InterruptSink& sink, const Clock& clock);
+  Clint(unsigned num_harts, InterruptSink& sink, Clock& clock);
 
   const char* name() const override { return "clint"; }
   // msip: 4-byte accesses; mtimecmp and mtime: 8 bytes, or 4 bytes for either half. Other sizes
   // and misaligned accesses fault; offsets that hold no register read 0 and ignore writes.
-  // Writes to mtime are ignored: the Clock is the one timebase, shared with the time CSR.
+  // Writes to mtime set the Clock, the one timebase, which the time CSR reads too.
   bool read(uint64_t offset, unsigned size, uint64_t& value) override;
   bool write(uint64_t offset, unsigned size, uint64_t value) override;
   // Re-evaluates MTIP for every hart; returns the earliest mtimecmp still in the future.
@@ -34,7 +34,7 @@ class Clint final : public Device {
   void update_mtip(unsigned hart, uint64_t now);
 
   InterruptSink& sink_;
-  const Clock& clock_;
+  Clock& clock_;
   std::vector<uint32_t> msip_;
   std::vector<uint64_t> mtimecmp_;
   std::vector<bool> mtip_;  // the level last driven, so that unchanged levels are not re-sent

@@ -33,10 +33,11 @@ struct IrqLine {
   virtual void set_irq(unsigned source, bool level) = 0;
 };
 
-// The machine's timebase: mtime, in ticks of timebase-frequency.
+// The machine's timebase: mtime, in ticks of timebase-frequency. M-mode may set it.
 struct Clock {
   virtual ~Clock() = default;
   virtual uint64_t now() const = 0;
+  virtual void set(uint64_t now) = 0;
 };
 
 }  // namespace brisk

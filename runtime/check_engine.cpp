@@ -106,6 +106,7 @@ struct FrozenClock final : Clock {
   uint64_t at = 0;
   explicit FrozenClock(const Clock* c) : real(c) {}
   uint64_t now() const override { return at; }
+  void set(uint64_t) override {}  // user mode has no mtime to write
 };
 
 }  // namespace

@@ -13,7 +13,7 @@ std::unique_ptr<Engine> make_engine(const EngineOptions& opt) {
   if (opt.name == "interp") return std::make_unique<Interpreter>();
   if (opt.name == "check") {
     // Its undo log covers flat user-mode memory; system mode has MMIO, whose side effects cannot be undone.
-    if (opt.budget) throw Error("--engine=check runs user-mode programs (brisk run) only");
+    if (opt.deadlines) throw Error("--engine=check runs user-mode programs (brisk run) only");
     return std::make_unique<CheckEngine>(opt);
   }
   throw Error("unknown engine '{}' (choose jit, interp or check)", opt.name);

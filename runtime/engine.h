@@ -23,7 +23,7 @@ struct EngineOptions {
   std::string name = "jit";  // jit (the default), interp (the reference), check (both in lockstep)
   unsigned jit_regs = 10;    // guest registers kept in host registers by the JIT (0..10)
   bool perf_map = false;     // describe translated blocks in /tmp/perf-PID.map for host `perf`
-  bool budget = false;       // honour Hart::budget in translated code (system mode: interrupts, deadlines)
+  bool deadlines = false;    // honour Hart::deadline in translated code (system mode: interrupts, events)
 };
 
 // Throws brisk::Error for an unknown engine.

@@ -10,8 +10,8 @@ struct TrapHandler {
   // The instruction at h.pc raised h.trap. Resolve it (emulate a syscall, enter the guest's trap
   // handler) and return true to resume at h.pc, or false to stop the hart.
   virtual bool on_trap(Hart& h) = 0;
-  // h.budget reached zero: a deadline, a pending interrupt, WFI or the end of a time slice. Deliver
-  // what is due, set a new budget, and return true to go on running h, or false to stop it.
+  // h reached its deadline: an exact event, a pending interrupt, WFI or the end of a time slice.
+  // Deliver what is due, set a new deadline, and return true to go on running h, or false to stop it.
   virtual bool on_budget(Hart& h) = 0;
 };
 

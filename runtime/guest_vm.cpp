@@ -21,12 +21,22 @@ constexpr int kReserveFlags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
 }  // namespace
 
 GuestVm::GuestVm() {
-  void* p = mmap(nullptr, kLimit + kGuard, PROT_NONE, kReserveFlags, -1, 0);
-  if (p == MAP_FAILED) throw std::runtime_error("cannot reserve the guest address space");
-  base_ = static_cast<uint8_t*>(p);
+  // Translated code addresses guest memory as [va + base] with base in a 32-bit displacement, so the
+  // space must start below 2 GiB: at 0 (guest and host addresses equal) when the host has nothing
+  // there, else a little higher. The lowest pages stay unmapped either way, as Linux keeps them.
+  for (uintptr_t base : {uintptr_t(0), uintptr_t(1) << 30}) {
+    uint8_t* start = reinterpret_cast<uint8_t*>(base + kLowest);
+    void* p = mmap(start, kLimit + kGuard - kLowest, PROT_NONE, kReserveFlags | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p == start) {
+      base_ = reinterpret_cast<uint8_t*>(base);
+      return;
+    }
+    if (p != MAP_FAILED) munmap(p, kLimit + kGuard - kLowest);
+  }
+  throw std::runtime_error("cannot reserve the guest address space below 2 GiB of the host's");
 }
 
-GuestVm::~GuestVm() { munmap(base_, kLimit + kGuard); }
+GuestVm::~GuestVm() { munmap(base_ + kLowest, kLimit + kGuard - kLowest); }
 
 bool GuestVm::range_free(uint64_t start, uint64_t end) const {
   if (start >= end || end > kLimit) return false;

@@ -20,12 +20,15 @@ class GuestVm {
   static constexpr uint64_t kStackTop = kLimit;
   static constexpr uint64_t kStackSize = 8ull << 20;
   static constexpr uint64_t kMmapTop = kStackTop - kStackSize - (128ull << 20);
+  // Below this nothing is ever mapped (Linux's default vm.mmap_min_addr).
+  static constexpr uint64_t kLowest = 0x10000;
 
   GuestVm();
   ~GuestVm();
   GuestVm(const GuestVm&) = delete;
   GuestVm& operator=(const GuestVm&) = delete;
 
+  // Host address of guest address 0: 0 or 1 GiB (see the constructor).
   uint8_t* base() const { return base_; }
 
   // mmap(2) inside the guest space: flags and prot use the Linux values (identical on riscv64 and x86-64).

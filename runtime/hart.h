@@ -65,6 +65,9 @@ struct TlbEntry {
 struct Tlb {
   static constexpr unsigned kSize = 256;
   TlbEntry read[kSize], write[kSize], exec[kSize];
+  // Page-table level each entry came from (0: a 4 KiB page): sfence.vma of an address inside a
+  // superpage must drop every entry the superpage filled.
+  uint8_t level[3][kSize] = {};
 };
 // Which TLB: the privilege an access is checked against, with SUM for S-mode data.
 enum MmuIndex : unsigned { kMmuU = 0, kMmuS = 1, kMmuSSum = 2, kMmuM = 3, kMmuCount = 4 };
@@ -84,9 +87,9 @@ struct Hart {
   bool waiting = false;  // in WFI: the machine resumes it when an interrupt becomes pending
   uint8_t ialign_mask = 1;  // pc bits that must be zero: 1 with C (IALIGN=16), 3 without
   uint64_t reservation = ~0ull;  // LR/SC reservation address; ~0 when none
-  // Instructions translated code may still start before it must return to the exec loop: the
-  // deadline mechanism for exact events (DESIGN.md principle 3). Only checked where enabled.
-  int64_t budget = INT64_MAX;
+  // The exec loop regains control before instret would pass this: the mechanism for exact events
+  // (DESIGN.md principle 3) and for noticing interrupts. Translated code checks it only where enabled.
+  uint64_t deadline = UINT64_MAX;
   void* jit_lookup = nullptr;    // the JIT's pc -> host code table for indirect jumps
   uint64_t jit_exit_site = 0;    // host address of the direct exit that asked to be linked
 
@@ -106,6 +109,10 @@ struct Hart {
     return Status::Trap;
   }
   Status illegal(const Insn& i) { return raise(cause::kIllegalInstruction, i.raw); }
+  // Something the exec loop must look at (an interrupt, WFI, a stop) happened: leave translated code
+  // at the next block boundary.
+  void request_exit() { deadline = 0; }
+  bool deadline_reached() const { return instret >= deadline; }
 };
 
 // --- guest memory access, one inline fast path (DESIGN.md principle 4) ---

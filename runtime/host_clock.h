@@ -10,14 +10,17 @@ namespace brisk {
 
 struct HostClock final : Clock {
   static constexpr uint64_t kTimebaseHz = 10'000'000;
-  timespec start{};
-  HostClock() { clock_gettime(CLOCK_MONOTONIC, &start); }
-  uint64_t now() const override {
+  HostClock() { set(0); }
+  uint64_t now() const override { return host_ticks() + offset_; }
+  void set(uint64_t now) override { offset_ = now - host_ticks(); }
+
+ private:
+  static uint64_t host_ticks() {
     timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
-    const int64_t ns = (t.tv_sec - start.tv_sec) * 1'000'000'000 + (t.tv_nsec - start.tv_nsec);
-    return static_cast<uint64_t>(ns) / (1'000'000'000 / kTimebaseHz);
+    return static_cast<uint64_t>(t.tv_sec) * kTimebaseHz + static_cast<uint64_t>(t.tv_nsec) / (1'000'000'000 / kTimebaseHz);
   }
+  uint64_t offset_ = 0;
 };
 
 }  // namespace brisk

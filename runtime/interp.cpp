@@ -71,9 +71,8 @@ void Interpreter::run(Hart& h, TrapHandler& traps) {
   // A host fault on guest memory lands here with h.trap set and pc at the faulting instruction.
   if (sigsetjmp(scope.resume, 1) && !traps.on_trap(h)) return;
   for (;;) {
-    if (h.budget <= 0 && !traps.on_budget(h)) return;
+    if (h.deadline_reached() && !traps.on_budget(h)) return;
     Status st = step(h);
-    h.budget--;
     if (st == Status::Trap && !traps.on_trap(h)) return;
     if (st == Status::Exit) return;
   }

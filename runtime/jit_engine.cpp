@@ -64,8 +64,9 @@ x64::TranslateConfig JitEngine::config(const Hart& h) const {
   x64::TranslateConfig cfg;
   cfg.mapped_regs = mapped_regs(h.transfer_sink);
   cfg.transfer_hooks = h.transfer_sink;
-  cfg.budget = opt_.budget;
+  cfg.deadlines = opt_.deadlines;
   cfg.flat_limit = h.mem_limit;
+  cfg.flat_base = reinterpret_cast<uint64_t>(h.mem_base);
   cfg.mmu_index = h.mem_limit ? 0u : static_cast<unsigned>(data_mmu_index(h));
   cfg.fp_off = fp_off(h);
   cfg.fp_inline = fp_dirty_state(h);
@@ -202,7 +203,7 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
   for (const auto& f : b->bc.faults) {
     if (f.host_off != off) continue;
     h.pc = b->bc.insn_pc[f.index];
-    h.instret += f.pending;
+    h.instret = static_cast<uint64_t>(ctx.uc_mcontext.gregs[REG_R15]) + f.pending;
     const bool ring = h.transfer_sink;
     auto host = [&](unsigned i) { return static_cast<uint64_t>(ctx.uc_mcontext.gregs[kGregOfId[x64::mapped_host_id(i)]]); };
     for (unsigned i = 0; i < mapped_regs(ring); i++) h.x[x64::kMappedGuestOrder[i]] = host(i);
@@ -227,10 +228,9 @@ size_t JitEngine::block_length(Hart& h) {
   return b ? b->bc.insns.size() : 0;
 }
 
-bool JitEngine::step_budget(Hart& h, TrapHandler& traps) {
-  while (h.budget > 0) {
+bool JitEngine::step_to_deadline(Hart& h, TrapHandler& traps) {
+  while (!h.deadline_reached()) {
     Status st = interp_.step(h);
-    h.budget--;
     if (st == Status::Exit) return false;
     if (st == Status::Trap && !traps.on_trap(h)) return false;
   }
@@ -243,7 +243,7 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
   // A guest fault in translated code or a helper lands here with the state recovered.
   if (sigsetjmp(scope.resume, 1) && !traps.on_trap(h)) return;
   for (;;) {
-    if (h.budget <= 0 && !traps.on_budget(h)) return;
+    if (h.deadline_reached() && !traps.on_budget(h)) return;
     Block* b = block_for(h);
     if (!b) {
       if (!traps.on_trap(h)) return;
@@ -266,8 +266,8 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
         }
         break;
       }
-      case x64::kExitBudget:
-        if (!step_budget(h, traps)) return;
+      case x64::kExitDeadline:
+        if (!step_to_deadline(h, traps)) return;
         break;
       case x64::kExitTrap:
         if (!traps.on_trap(h)) return;

@@ -70,8 +70,8 @@ class JitEngine final : public Engine, public HostFaultHooks {
   void drop(Block* b);
   void flush_all(Hart& h);
   Block* block_at_host(const void* p) const;
-  // Interprets until the budget reaches zero; false if a trap handler said stop.
-  bool step_budget(Hart& h, TrapHandler& traps);
+  // Interprets up to the deadline; false if a trap handler said stop.
+  bool step_to_deadline(Hart& h, TrapHandler& traps);
 
   EngineOptions opt_;
   x64::CodeArena arena_;
@@ -88,7 +88,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   std::map<const uint8_t*, Block*> by_code_;
   std::deque<std::unique_ptr<Block>> all_;  // dropped blocks stay until the arena is reset
   std::map<std::pair<const Hart*, uint64_t>, std::unique_ptr<LookupTable>> lookups_;
-  Interpreter interp_;  // for the last few instructions before a budget deadline
+  Interpreter interp_;  // for the last few instructions before a deadline
   Stats stats_;
   FILE* perf_map_ = nullptr;
   bool host_fma_;

@@ -36,9 +36,9 @@ class LinuxUser final : public TrapHandler, public HartEnv {
 
   // TrapHandler
   bool on_trap(Hart& h) override;
-  // Nothing in user mode sets a budget.
+  // Nothing in user mode sets a deadline.
   bool on_budget(Hart& h) override {
-    h.budget = INT64_MAX;
+    h.deadline = UINT64_MAX;
     return true;
   }
   // HartEnv: anything beyond the flat guest space faults.

@@ -43,7 +43,7 @@ Status SystemMemory::fault(Hart& h, uint64_t va, Access a, bool page_fault) {
   return h.raise(page_fault ? kPageFault[k] : kAccessFault[k], va);
 }
 
-bool SystemMemory::walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t& pa) {
+bool SystemMemory::walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t& pa, unsigned& leaf_level) {
   const uint64_t mode = h.csr.satp >> SATP_MODE_SHIFT;
   const unsigned levels = levels_of(mode);
   const unsigned va_bits = 12 + 9 * levels;
@@ -84,30 +84,34 @@ bool SystemMemory::walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t&
     // Svade: a clear A, or a clear D on a write, is the OS's to handle.
     if (!ok || (ppn & super_mask) || !(pte & PTE_A) || (a == Access::Write && !(pte & PTE_D))) break;
     pa = ((ppn & ~super_mask) << 12) | (va & ((1ull << shift) - 1));
+    leaf_level = static_cast<unsigned>(level);
     return true;
   }
   fault(h, va, a, true);
   return false;
 }
 
-bool SystemMemory::translate(Hart& h, uint64_t va, Access a, uint64_t& pa) {
+bool SystemMemory::translate(Hart& h, uint64_t va, Access a, uint64_t& pa, unsigned& level) {
   const unsigned priv = a == Access::Exec ? static_cast<unsigned>(h.priv) : effective_data_priv(h);
+  level = 0;
   if (priv == static_cast<unsigned>(Priv::M) || (h.csr.satp >> SATP_MODE_SHIFT) == SATP_MODE_BARE) {
     pa = va;
     return true;
   }
-  return walk(h, va, a, priv, pa);
+  return walk(h, va, a, priv, pa, level);
 }
 
-void SystemMemory::fill_tlb(Hart& h, uint64_t va, uint64_t pa, Access a) {
+void SystemMemory::fill_tlb(Hart& h, uint64_t va, uint64_t pa, Access a, unsigned level) {
   uint8_t* host = bus_.ram_ptr(pa & ~kPageMask, Bus::kPage);
   if (!host) return;  // MMIO is never cached
   if (a == Access::Write && bus_.has_code(pa)) return;  // stores there must reach the JIT
   Tlb& t = h.tlb[a == Access::Exec ? priv_index(static_cast<unsigned>(h.priv)) : data_mmu_index(h)];
   TlbEntry* set = a == Access::Exec ? t.exec : a == Access::Write ? t.write : t.read;
-  TlbEntry& e = set[(va >> 12) % Tlb::kSize];
+  const unsigned k = (va >> 12) % Tlb::kSize;
+  TlbEntry& e = set[k];
   e.tag = va & ~kPageMask;
   e.addend = reinterpret_cast<uint64_t>(host) - e.tag;
+  t.level[static_cast<unsigned>(a)][k] = static_cast<uint8_t>(level);
 }
 
 bool SystemMemory::access_one(Hart& h, uint64_t va, void* data, unsigned size, Access a) {
@@ -116,14 +120,16 @@ bool SystemMemory::access_one(Hart& h, uint64_t va, void* data, unsigned size, A
     // Check every byte's translation before changing anything, so a fault leaves memory untouched.
     for (unsigned k = 0; k < size; k++) {
       uint64_t pa;
-      if (!translate(h, va + k, a, pa)) return false;
+      unsigned level;
+      if (!translate(h, va + k, a, pa, level)) return false;
     }
     for (unsigned k = 0; k < size; k++)
       if (!access_one(h, va + k, static_cast<uint8_t*>(data) + k, 1, a)) return false;
     return true;
   }
   uint64_t pa;
-  if (!translate(h, va, a, pa)) return false;
+  unsigned level;
+  if (!translate(h, va, a, pa, level)) return false;
   if (uint8_t* p = bus_.ram_ptr(pa, size)) {
     if (a == Access::Write) {
       if (bus_.has_code(pa) && hooks_.invalidate_page) hooks_.invalidate_page(h, pa & ~kPageMask);
@@ -131,7 +137,7 @@ bool SystemMemory::access_one(Hart& h, uint64_t va, void* data, unsigned size, A
     } else {
       std::memcpy(data, p, size);
     }
-    fill_tlb(h, va, pa, a);
+    fill_tlb(h, va, pa, a, level);
     return true;
   }
   uint64_t off;
@@ -158,7 +164,8 @@ bool SystemMemory::store(Hart& h, uint64_t va, const void* in, unsigned size) {
 
 void* SystemMemory::amo(Hart& h, uint64_t va, unsigned size) {
   uint64_t pa;
-  if (!translate(h, va, Access::Write, pa)) return nullptr;
+  unsigned level;
+  if (!translate(h, va, Access::Write, pa, level)) return nullptr;
   uint8_t* p = bus_.ram_ptr(pa, size);
   if (!p) {  // atomics on MMIO are not supported by any device here
     fault(h, va, Access::Write, false);
@@ -186,8 +193,9 @@ bool SystemMemory::fetch_address(Hart& h, uint64_t va, uint64_t& pa) {
     pa = va + e.addend - reinterpret_cast<uint64_t>(bus_.ram()) + bus_.ram_base();
     return true;
   }
-  if (!translate(h, va, Access::Exec, pa)) return false;
-  fill_tlb(h, va, pa, Access::Exec);
+  unsigned level;
+  if (!translate(h, va, Access::Exec, pa, level)) return false;
+  fill_tlb(h, va, pa, Access::Exec, level);
   return true;
 }
 
@@ -207,16 +215,29 @@ void SystemMemory::unwatch_code(uint64_t page) {
 }
 
 void SystemMemory::flush_tlb(Hart& h, uint64_t va) {
+  bool code_superpage = false;
   if (va == kFlushAll) {
     for (Tlb& t : h.tlb) t = Tlb{};
   } else {
     const uint64_t page = va & ~kPageMask;
     const unsigned k = (va >> 12) % Tlb::kSize;
-    for (Tlb& t : h.tlb)
-      for (TlbEntry* set : {t.read, t.write, t.exec})
-        if (set[k].tag == page) set[k] = TlbEntry{};
+    for (Tlb& t : h.tlb) {
+      TlbEntry* sets[3] = {t.read, t.write, t.exec};
+      for (unsigned a = 0; a < 3; a++) {
+        if (sets[a][k].tag == page) sets[a][k] = TlbEntry{};
+        // Entries a superpage around va filled for its other 4 KiB pages go too.
+        for (unsigned e = 0; e < Tlb::kSize; e++) {
+          const unsigned level = t.level[a][e];
+          if (level && sets[a][e].tag != ~0ull && ((sets[a][e].tag ^ va) >> (12 + 9 * level)) == 0) {
+            sets[a][e] = TlbEntry{};
+            code_superpage |= a == static_cast<unsigned>(Access::Exec);
+          }
+        }
+      }
+    }
   }
-  if (hooks_.flush_lookup) hooks_.flush_lookup(h, va);
+  // Translated code reached through a superpage may sit on any of its pages.
+  if (hooks_.flush_lookup) hooks_.flush_lookup(h, code_superpage ? kFlushAll : va);
 }
 
 bool SystemMemory::phys_read(uint64_t pa, void* out, unsigned size) {

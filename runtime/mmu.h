@@ -43,10 +43,11 @@ class SystemMemory final : public HartEnv {
  private:
   enum class Access { Read, Write, Exec };
   // Translates va for an access, raising the page or access fault on failure.
-  bool translate(Hart& h, uint64_t va, Access a, uint64_t& pa);
-  bool walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t& pa);
+  // `level` is the page-table level of the leaf (0 for 4 KiB pages and for no translation).
+  bool translate(Hart& h, uint64_t va, Access a, uint64_t& pa, unsigned& level);
+  bool walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t& pa, unsigned& level);
   bool access_one(Hart& h, uint64_t va, void* data, unsigned size, Access a);
-  void fill_tlb(Hart& h, uint64_t va, uint64_t pa, Access a);
+  void fill_tlb(Hart& h, uint64_t va, uint64_t pa, Access a, unsigned level);
   Status fault(Hart& h, uint64_t va, Access a, bool page_fault);
 
   Bus& bus_;

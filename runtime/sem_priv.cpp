@@ -10,11 +10,11 @@ Status sem_SRET(Hart& h, const Insn& i) { return csr::sret(h, i); }
 
 // WFI in U-mode, or in S-mode under mstatus.TW, is illegal (brisk's time limit for it is zero).
 // Otherwise the hart stops at the next instruction until an interrupt is pending: the exec loop
-// sees `waiting` through the budget and lets the machine idle the host.
+// sees `waiting` at its deadline and lets the machine idle the host.
 Status sem_WFI(Hart& h, const Insn& i) {
   if (h.priv == Priv::U || (h.priv == Priv::S && (h.csr.mstatus & csr::MSTATUS_TW))) return h.illegal(i);
   h.waiting = true;
-  h.budget = 0;
+  h.request_exit();
   return Status::Next;
 }
 

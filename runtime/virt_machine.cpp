@@ -111,7 +111,7 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
   bus_.map(kUartBase, uart16550::kWindowSize, uart_.get());
 
   EngineOptions eo = opt_.engine;
-  eo.budget = true;
+  eo.deadlines = true;
   engine_ = make_engine(eo);
   mem_->set_code_hooks({[this](Hart& h, uint64_t page) { engine_->invalidate(h, page, page + Bus::kPage); },
                         [this](Hart& h, uint64_t va) { engine_->flush_lookup(h, va); }});
@@ -233,14 +233,14 @@ void VirtMachine::stop(int code) {
   if (stopped_) return;
   stopped_ = true;
   exit_code_ = code;
-  for (auto& h : harts_) h->budget = 0;
+  for (auto& h : harts_) h->request_exit();
 }
 
 void VirtMachine::set_mip(unsigned hart, unsigned bit, bool level) {
   Hart& h = *harts_.at(hart);
   if (level) {
     h.csr.mip_hw |= 1ull << bit;
-    h.budget = 0;  // look at interrupts before the next block
+    h.request_exit();  // look at interrupts before the next block
   } else {
     h.csr.mip_hw &= ~(1ull << bit);
   }
@@ -291,7 +291,7 @@ bool VirtMachine::on_budget(Hart& h) {
   }
   if (int irq = csr::pending_interrupt(h); irq >= 0) csr::take_trap(h, irq);
   if (harts_.size() > 1 && h.instret - slice_start_ >= static_cast<uint64_t>(kSlice)) return false;
-  h.budget = kSlice;
+  h.deadline = h.instret + kSlice;
   return true;
 }
 
@@ -338,7 +338,7 @@ SystemResult VirtMachine::run() {
       if (h.waiting && !wake_condition(h)) continue;
       ran = true;
       slice_start_ = h.instret;
-      h.budget = 0;  // on_budget runs first: it delivers what is pending and sets the slice
+      h.request_exit();  // on_budget runs first: it delivers what is pending and sets the slice
       engine_->run(h, *this);
     }
     if (!ran && !stopped_) idle();

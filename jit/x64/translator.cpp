@@ -21,7 +21,9 @@ using x86::Mem;
 namespace {
 
 const Gp kHart = x86::rbp;
-const Gp kMemBase = x86::r15;
+// instret lives here while translated code runs: adding to it in memory would chain every block on a
+// store-to-load forward.
+const Gp kInstretReg = x86::r15;
 // Callee-saved first: those survive helper calls without a spill.
 const Gp kMappedHost[kMaxMappedRegs] = {x86::rbx, x86::r12, x86::r13, x86::r14, x86::rsi,
                                         x86::rdi, x86::r8,  x86::r9,  x86::r10, x86::r11};
@@ -89,11 +91,12 @@ Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs, bool ring) 
     a.sub(x86::rsp, 8);  // six pushes + return address: realign to 16 for helper calls
     a.mov(kHart, x86::rdi);
     a.mov(x86::rax, x86::rsi);
-    a.mov(kMemBase, hart_q(offsetof(Hart, mem_base)));
+    a.mov(kInstretReg, kInstret);
     load_mapped(a, mapped_regs, ring);
     a.jmp(x86::rax);
     a.bind(exit);
     store_mapped(a, mapped_regs, ring);
+    a.mov(kInstret, kInstretReg);
     a.add(x86::rsp, 8);
     for (Gp r : {x86::r15, x86::r14, x86::r13, x86::r12, x86::rbp, x86::rbx}) a.pop(r);
     a.ret();
@@ -115,7 +118,7 @@ class BlockEmitter {
       : a_(a), cfg_(cfg), tramp_(t), b_(b) {}
 
   void emit() {
-    if (cfg_.budget) emit_budget_check();
+    if (cfg_.deadlines) emit_deadline_check();
     const size_t n = b_.insns.size();
     for (idx_ = 0; idx_ < n; idx_++) {
       const Insn& i = b_.insns[idx_];
@@ -171,7 +174,7 @@ class BlockEmitter {
     }
   }
   void add_instret(unsigned n) {
-    if (n) a_.add(kInstret, Imm(n));
+    if (n) a_.add(kInstretReg, Imm(n));
   }
   // Inline FP operations accrue their flags in MXCSR (runtime/fp.h): copy them to hart.fflags before
   // anything else can see fflags — a helper, or leaving translated code.
@@ -199,12 +202,14 @@ class BlockEmitter {
     set_pc(pc_);
     add_instret(pending_);
     pending_ = 0;
+    a_.mov(kInstret, kInstretReg);
     store_mapped(a_, cfg_.mapped_regs, cfg_.transfer_hooks);
     a_.mov(x86::rdi, kHart);
     a_.mov(x86::rsi, Imm(reinterpret_cast<uint64_t>(&i)));
     a_.mov(x86::rax, Imm(reinterpret_cast<uint64_t>(kSemantics[static_cast<unsigned>(i.op)])));
     a_.call(x86::rax);
     load_mapped(a_, cfg_.mapped_regs, cfg_.transfer_hooks);
+    a_.mov(kInstretReg, kInstret);  // the helper may have written minstret
   }
   // For instructions that never jump: a trap leaves the block, success falls through.
   void emit_helper(const Insn& i) {
@@ -217,17 +222,17 @@ class BlockEmitter {
   }
 
   // --- block structure ---
-  void emit_budget_check() {
-    const Mem budget = hart_q(offsetof(Hart, budget));
+  // Leaves before the block if running it could pass hart.deadline: a compare, no read-modify-write.
+  void emit_deadline_check() {
     const int32_t n = static_cast<int32_t>(b_.insns.size());
     Label out = a_.newLabel();
-    a_.sub(budget, Imm(n));
-    a_.js(out);
-    slow_paths_.push_back([this, out, budget, n] {
+    a_.lea(x86::rax, x86::ptr(kInstretReg, n));
+    a_.cmp(x86::rax, hart_q(offsetof(Hart, deadline)));
+    a_.ja(out);
+    slow_paths_.push_back([this, out] {
       a_.bind(out);
-      a_.add(budget, Imm(n));
       set_pc(b_.pc);
-      exit_with(kExitBudget);
+      exit_with(kExitDeadline);
     });
   }
 
@@ -637,7 +642,7 @@ class BlockEmitter {
     if (cfg_.flat_limit) {
       a_.cmp(x86::rax, hart_q(offsetof(Hart, mem_limit)));
       a_.jae(slow);
-      return x86::ptr(kMemBase, x86::rax, 0, 0, size);
+      return x86::ptr(x86::rax, static_cast<int32_t>(cfg_.flat_base), size);
     }
     const size_t set = offsetof(Hart, tlb) + cfg_.mmu_index * sizeof(Tlb) + (store ? offsetof(Tlb, write) : offsetof(Tlb, read));
     a_.mov(x86::rcx, x86::rax);
@@ -664,7 +669,7 @@ class BlockEmitter {
       pending_ = saved_pending;
       emit_helper(i);
       // The fast path continues with the same pending count: undo the sync the helper did.
-      a_.sub(kInstret, Imm(saved_pending));
+      a_.sub(kInstretReg, Imm(saved_pending));
       a_.jmp(back);
     });
   }

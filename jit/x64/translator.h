@@ -1,7 +1,7 @@
 // The baseline tier: translates a guest basic block to x86-64 with asmjit (DESIGN.md principles 1-5).
 //
 // Register convention inside translated code:
-//   rbp = Hart*, r15 = flat guest memory base, rax/rcx/rdx = scratch,
+//   rbp = Hart*, r15 = instret, rax/rcx/rdx = scratch,
 //   up to ten hot guest registers live in rbx, r12-r14 (callee-saved) and rsi, rdi, r8-r11 for the
 //   whole time translated code runs, across chained blocks; hart.x[] holds them only outside it and
 //   around helper calls.
@@ -25,7 +25,7 @@ enum JitExit : uint32_t {
   kExitTrap = 2,      // hart.trap holds an exception raised at hart.pc
   kExitStop = 3,      // a helper asked the exec loop to stop
   kExitLink = 16,     // continue at hart.pc; the direct exit at hart.jit_exit_site may be linked to it
-  kExitBudget = 17,   // hart.budget ran out before the block at hart.pc started
+  kExitDeadline = 17, // the block at hart.pc could pass hart.deadline: it did not start
 };
 
 // hart.jit_lookup: kLookupEntries entries of {guest pc, host code}. The index puts the 64 slots of a
@@ -50,8 +50,9 @@ constexpr uint8_t kMappedGuestOrder[kMaxMappedRegs] = {2, 10, 11, 8, 12, 13, 14,
 struct TranslateConfig {
   unsigned mapped_regs = kMaxMappedRegs;
   bool transfer_hooks = false;  // append every branch/jump to hart.transfers inline (mapped_regs < 10)
-  bool budget = false;          // check hart.budget at every block entry
-  uint64_t flat_limit = 0;      // guest va < flat_limit is host r15 + va (user mode); 0: no flat memory
+  bool deadlines = false;       // check hart.deadline at every block entry
+  uint64_t flat_limit = 0;      // guest va < flat_limit is at host flat_base + va (user mode); 0: none
+  uint64_t flat_base = 0;       // below 2 GiB: a displacement in every access
   unsigned mmu_index = 0;       // without flat memory: which of the hart's TLBs data accesses use
   bool fp_off = false;          // mstatus.FS is Off: every F/D instruction raises illegal-instruction
   // FP arithmetic inline on SSE (needs mstatus.FS Dirty, so nothing has to mark it): when the rounding

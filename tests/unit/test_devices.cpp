@@ -38,6 +38,7 @@ struct FakeIrq : IrqLine {
 struct FakeClock : Clock {
   uint64_t t = 0;
   uint64_t now() const override { return t; }
+  void set(uint64_t v) override { t = v; }
 };
 
 uint64_t rd(Device& d, uint64_t off, unsigned size = 1) {
@@ -291,13 +292,19 @@ TEST_F(ClintTest, MtimecmpHalves) {
   EXPECT_FALSE(clint.write(clint::MTIMECMP + 12, 8, 0));
 }
 
-TEST_F(ClintTest, MtimeReadsTheClockAndIgnoresWrites) {
+TEST_F(ClintTest, MtimeReadsAndSetsTheClock) {
   clock.t = 0x1234567890ull;
   EXPECT_EQ(rd(clint, clint::MTIME, 8), 0x1234567890u);
   EXPECT_EQ(rd(clint, clint::MTIME, 4), 0x34567890u);
   EXPECT_EQ(rd(clint, clint::MTIME + 4, 4), 0x12u);
-  wr(clint, clint::MTIME, 0, 8);
-  EXPECT_EQ(rd(clint, clint::MTIME, 8), 0x1234567890u);
+  wr(clint, clint::MTIME, 0x77, 4);  // the low half only
+  EXPECT_EQ(clock.t, 0x1200000077u);
+  wr(clint, clint::MTIME, 0x10, 8);
+  wr(clint, clint::MTIMECMP, 0x100, 8);
+  EXPECT_FALSE(sink.get(0, csr::IRQ_M_TIMER));
+  wr(clint, clint::MTIME, 0x100, 8);  // moving mtime past mtimecmp raises MTIP
+  EXPECT_EQ(clock.t, 0x100u);
+  EXPECT_TRUE(sink.get(0, csr::IRQ_M_TIMER));
 }
 
 TEST_F(ClintTest, PollReturnsTheEarliestFutureDeadline) {
