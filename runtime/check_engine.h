@@ -21,6 +21,7 @@ class CheckEngine final : public Engine {
 
   JitEngine jit_;
   Interpreter interp_;
+  Hart ref_;  // the interpreter's copy of the hart for one block
 };
 
 }  // namespace brisk

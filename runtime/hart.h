@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <cstring>
+#include <type_traits>
 
 #include "csr/csr.h"
 #include "jit/insn.h"
@@ -98,10 +100,12 @@ struct Hart {
   HartEnv* env = nullptr;
   csr::State csr;
   uint64_t hartid = 0;
-  Tlb tlb[kMmuCount];
   // Control-transfer sink: when on, every engine appends each branch and jump to `transfers`.
   bool transfer_sink = false;
+
+  // --- large state last, so that the architectural state before it copies cheaply (copy_state) ---
   TransferRing transfers;
+  Tlb tlb[kMmuCount];  // system mode only
 
   Status raise(uint64_t cause, uint64_t tval) {
     trap.cause = cause;
@@ -114,6 +118,15 @@ struct Hart {
   void request_exit() { deadline = 0; }
   bool deadline_reached() const { return instret >= deadline; }
 };
+
+static_assert(std::is_trivially_copyable_v<Hart>);
+
+// Copies what the interpreter and the JIT compute (registers, CSRs, counters, and the transfer ring
+// when it records) but not the TLBs, which are caches.
+inline void copy_state(Hart& to, const Hart& from) {
+  const size_t n = from.transfer_sink ? offsetof(Hart, tlb) : offsetof(Hart, transfers);
+  std::memcpy(static_cast<void*>(&to), &from, n);
+}
 
 // --- guest memory access, one inline fast path (DESIGN.md principle 4) ---
 template <typename T>

@@ -47,7 +47,7 @@ void install_once() {
   std::call_once(once, [] {
     struct sigaction sa = {};
     sa.sa_sigaction = on_host_fault;
-    sa.sa_flags = SA_SIGINFO;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;  // nothing blocked after a siglongjmp out of the handler
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, nullptr);
     sigaction(SIGBUS, &sa, nullptr);

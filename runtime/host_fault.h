@@ -22,8 +22,8 @@ struct HostFaultHooks {
 };
 
 // While alive, a host fault on the flat guest memory [h.mem_base, h.mem_base + limit) raises the
-// matching page fault in h.trap and siglongjmps to `resume`, which the owner must sigsetjmp (saving the
-// signal mask) before running. `limit` defaults to h.mem_limit.
+// matching page fault in h.trap and siglongjmps to `resume`, which the owner must sigsetjmp before
+// running (without saving the signal mask: the handler blocks nothing). `limit` defaults to h.mem_limit.
 struct HostFaultScope {
   explicit HostFaultScope(Hart& h, HostFaultHooks* hooks = nullptr, uint64_t limit = ~0ull);
   ~HostFaultScope();

@@ -69,7 +69,7 @@ Status Interpreter::step(Hart& h) {
 void Interpreter::run(Hart& h, TrapHandler& traps) {
   HostFaultScope scope(h);
   // A host fault on guest memory lands here with h.trap set and pc at the faulting instruction.
-  if (sigsetjmp(scope.resume, 1) && !traps.on_trap(h)) return;
+  if (sigsetjmp(scope.resume, 0) && !traps.on_trap(h)) return;
   for (;;) {
     if (h.deadline_reached() && !traps.on_budget(h)) return;
     Status st = step(h);

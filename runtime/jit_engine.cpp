@@ -241,7 +241,7 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
   HostFaultScope scope(h, this);
   load_host_flags(h);  // MXCSR's flags are this hart's from here on (another hart may have run before)
   // A guest fault in translated code or a helper lands here with the state recovered.
-  if (sigsetjmp(scope.resume, 1) && !traps.on_trap(h)) return;
+  if (sigsetjmp(scope.resume, 0) && !traps.on_trap(h)) return;
   for (;;) {
     if (h.deadline_reached() && !traps.on_budget(h)) return;
     Block* b = block_for(h);
