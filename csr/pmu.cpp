@@ -3,58 +3,119 @@
 #include "csr/csr_numbers.h"
 #include "csr/privileged.h"
 #include "csr/table.h"
+#include "jit/transfer.h"
 #include "runtime/hart.h"
+
+#include <algorithm>
 
 namespace brisk::pmu {
 
 namespace {
 
-bool inhibited(const Hart& h, unsigned i) { return (h.csr.pmu.inhibit >> i) & 1; }
+constexpr uint64_t kModeInhibit[kModes] = {EVENT_UINH, EVENT_SINH, 0, EVENT_MINH};
 
-// cycle and instret run from Hart::instret, which every engine keeps exact: value[] holds the offset
-// to it while the counter runs, and the frozen count while mcountinhibit stops it.
-bool derived(unsigned i) { return i == kCycle || i == kInstret; }
+bool inhibited(const Hart& h, unsigned i) { return (h.csr.pmu.inhibit >> i) & 1; }
 
 uint64_t implemented_fields(unsigned i) {
   const uint64_t filters = EVENT_MINH | EVENT_SINH | EVENT_UINH | EVENT_VSINH | EVENT_VUINH;
   return i >= kFirstHpm ? EVENT_OF | filters | EVENT_SELECTOR : filters;
 }
 
+// The event counter i counts: fixed for cycle and instret, selected for the others.
+unsigned event_of(const Hart& h, unsigned i) {
+  if (i == kCycle) return kCycles;
+  if (i == kInstret) return kInstructions;
+  const uint64_t e = h.csr.pmu.config[i] & EVENT_SELECTOR;
+  return e < kEventCount ? static_cast<unsigned>(e) : unsigned(kNone);
+}
+
+bool counts_in(const Hart& h, unsigned i, unsigned mode) {
+  return mode != 2 && !(h.csr.pmu.config[i] & kModeInhibit[mode]);
+}
+
+// Instructions (and cycles, one per instruction) retired in a mode, from instret.
+uint64_t mode_instructions(const Hart& h, unsigned mode) {
+  const State& p = h.csr.pmu;
+  return p.mode_instret[mode] + (mode == static_cast<unsigned>(h.priv) ? h.instret - p.mode_start : 0);
+}
+
+// The running total of counter i's event over the modes it counts.
+uint64_t total(const Hart& h, unsigned i) {
+  const unsigned e = event_of(h, i);
+  uint64_t t = 0;
+  for (unsigned m = 0; m < kModes; m++) {
+    if (!counts_in(h, i, m)) continue;
+    t += (e == kCycles || e == kInstructions) ? mode_instructions(h, m) : h.csr.pmu.events[m][e];
+  }
+  return t;
+}
+
+// Whether counter i counts the instruction now retiring.
+bool counts_this_instruction(const Hart& h, unsigned i) {
+  const unsigned e = event_of(h, i);
+  return !inhibited(h, i) && (e == kCycles || e == kInstructions) && counts_in(h, i, static_cast<unsigned>(h.priv));
+}
+
 void store(Hart& h, unsigned i, uint64_t v) {
-  h.csr.pmu.value[i] = derived(i) && !inhibited(h, i) ? v - h.instret : v;
+  State& p = h.csr.pmu;
+  p.base[i] = v;
+  p.snap[i] = total(h, i);
+  p.last[i] = v;
+  h.request_exit();  // the next overflow deadline moved
+}
+
+void update_active(Hart& h) {
+  State& p = h.csr.pmu;
+  for (unsigned m = 0; m < kModes; m++) {
+    p.active[m] = 0;
+    for (unsigned i = 0; i < kNumCounters; i++) {
+      const unsigned e = event_of(h, i);
+      if (i == 1 || inhibited(h, i) || !counts_in(h, i, m) || e == kNone || e == kCycles || e == kInstructions) continue;
+      p.active[m] |= 1u << e;
+    }
+  }
 }
 
 }  // namespace
 
+bool Gshare::mispredicted(uint64_t pc, bool taken) {
+  const unsigned k = ((pc >> 1) ^ history) & ((1u << kBits) - 1);
+  const bool predicted = counter[k] >= 2;
+  if (taken && counter[k] < 3) counter[k]++;
+  if (!taken && counter[k] > 0) counter[k]--;
+  history = static_cast<uint16_t>(((history << 1) | taken) & ((1u << kBits) - 1));
+  return predicted != taken;
+}
+
 uint64_t counter(const Hart& h, unsigned i) {
-  if (derived(i) && !inhibited(h, i)) return h.instret + h.csr.pmu.value[i];
-  return h.csr.pmu.value[i];
+  const State& p = h.csr.pmu;
+  return inhibited(h, i) ? p.base[i] : p.base[i] + (total(h, i) - p.snap[i]);
 }
 
 void set_counter(Hart& h, unsigned i, uint64_t v) {
   // A CSR write takes effect after its instruction completes: that instruction's own retirement,
-  // which the engines count right after, must not show in the written value.
-  store(h, i, derived(i) && !inhibited(h, i) ? v - 1 : v);
+  // counted right after, must not show in the written value.
+  store(h, i, counts_this_instruction(h, i) ? v - 1 : v);
 }
 
 uint64_t config(const Hart& h, unsigned i) { return h.csr.pmu.config[i]; }
 
 void set_config(Hart& h, unsigned i, uint64_t v) {
+  const uint64_t now = counter(h, i);
   h.csr.pmu.config[i] = v & implemented_fields(i);
-  h.csr.pmu.generation++;
+  store(h, i, now);
+  update_active(h);
 }
 
 uint32_t inhibit(const Hart& h) { return h.csr.pmu.inhibit; }
 
 void set_inhibit(Hart& h, uint32_t v) {
   v &= ~2u;  // bit 1 would be time, which never stops
-  for (unsigned i : {kCycle, kInstret}) {
-    const uint64_t now = counter(h, i);
-    h.csr.pmu.inhibit = (h.csr.pmu.inhibit & ~(1u << i)) | (v & (1u << i));
-    store(h, i, now);
-  }
+  uint64_t now[kNumCounters];
+  for (unsigned i = 0; i < kNumCounters; i++) now[i] = counter(h, i);
   h.csr.pmu.inhibit = v;
-  h.csr.pmu.generation++;
+  for (unsigned i = 0; i < kNumCounters; i++) store(h, i, now[i]);
+  update_active(h);
 }
 
 uint32_t overflow_bits(const Hart& h) {
@@ -62,6 +123,78 @@ uint32_t overflow_bits(const Hart& h) {
   for (unsigned i = kFirstHpm; i < kNumCounters; i++)
     if (h.csr.pmu.config[i] & EVENT_OF) bits |= 1u << i;
   return bits;
+}
+
+uint32_t active_events(const Hart& h, unsigned priv) { return h.csr.pmu.active[priv]; }
+
+void count_branch_miss(Hart& h, uint64_t pc, bool taken) {
+  State& p = h.csr.pmu;
+  if (p.predictor.mispredicted(pc, taken)) p.events[static_cast<unsigned>(h.priv)][kBranchMisses]++;
+}
+
+void count_retired(Hart& h, const Insn& i, uint64_t pc, bool taken) {
+  State& p = h.csr.pmu;
+  const unsigned m = static_cast<unsigned>(h.priv);
+  const uint32_t active = p.active[m];
+  if (!active) return;
+  uint64_t* ev = p.events[m];
+  const uint16_t f = i.flags();
+  auto add = [&](unsigned e, bool yes) {
+    if (yes && (active >> e) & 1) ev[e]++;
+  };
+  add(kBranches, f & kBranch);
+  add(kTakenBranches, (f & kBranch) && taken);
+  if ((f & kBranch) && ((active >> kBranchMisses) & 1)) count_branch_miss(h, pc, taken);
+  add(kJumps, f & kJump);
+  if (f & kJump) {
+    const TransferType t = classify_transfer(i, true);
+    add(kCalls, t == TransferType::DirectCall || t == TransferType::IndirectCall);
+    add(kReturns, t == TransferType::Return);
+  }
+  add(kLoads, f & kLoad);
+  add(kStores, f & kStore);
+  add(kAtomics, f & kAmo);
+  add(kFpOps, f & kFpArith);
+}
+
+void count(Hart& h, Event e, uint64_t n) {
+  State& p = h.csr.pmu;
+  const unsigned m = static_cast<unsigned>(h.priv);
+  if ((p.active[m] >> e) & 1) p.events[m][e] += n;
+}
+
+void leave_mode(Hart& h) {
+  State& p = h.csr.pmu;
+  p.mode_instret[static_cast<unsigned>(h.priv)] += h.instret - p.mode_start;
+  p.mode_start = h.instret;
+}
+
+void check_overflow(Hart& h) {
+  State& p = h.csr.pmu;
+  for (unsigned i = kFirstHpm; i < kNumCounters; i++) {
+    if (inhibited(h, i) || event_of(h, i) == kNone) continue;
+    const uint64_t v = counter(h, i);
+    if (v < p.last[i]) {  // wrapped: at most once between checks (see next_overflow)
+      if (!(p.config[i] & EVENT_OF)) h.csr.mip |= csr::MIP_LCOFIP;
+      p.config[i] |= EVENT_OF;
+    }
+    p.last[i] = v;
+  }
+}
+
+uint64_t next_overflow(const Hart& h) {
+  const unsigned m = static_cast<unsigned>(h.priv);
+  uint64_t room = UINT64_MAX;
+  for (unsigned i = kFirstHpm; i < kNumCounters; i++) {
+    const unsigned e = event_of(h, i);
+    if (inhibited(h, i) || e == kNone || !counts_in(h, i, m)) continue;
+    const uint64_t left = -counter(h, i);  // events until it wraps to 0
+    if (left == 0) continue;
+    // Every event takes at least one instruction, except the walks and misses of a misaligned
+    // access that crosses pages: two.
+    room = std::min(room, (e == kPageWalks || e == kTlbMisses) ? (left + 1) / 2 : left);
+  }
+  return room >= UINT64_MAX - h.instret ? UINT64_MAX : h.instret + room;
 }
 
 }  // namespace brisk::pmu

@@ -1,12 +1,19 @@
 // The hardware performance monitor: Zicntr/Zihpm counters, Sscofpmf overflow, Smcntrpmf mode
 // filters, and the events brisk counts exactly (DESIGN.md principle 3).
+//
+// Engines count events per privilege mode into State::events, but only the events some running
+// counter needs in the current mode (active_events(): translated code is keyed by it, so with no
+// counter configured nothing is counted at all). Instructions are never counted that way: they come
+// from Hart::instret, split by mode at every privilege change. A counter's value is derived on read
+// from the totals of its event over the modes it counts.
 #pragma once
 
 #include <cstdint>
 
 namespace brisk {
 struct Hart;
-}
+struct Insn;
+}  // namespace brisk
 
 namespace brisk::pmu {
 
@@ -22,8 +29,8 @@ enum Event : uint16_t {
   kJumps = 0x06,           // jal and jalr
   kCalls = 0x07,           // jumps that link (direct or indirect calls, Smctr's definition)
   kReturns = 0x08,         // function returns (Smctr's definition)
-  kLoads = 0x09,           // retired loads (integer, FP, LR)
-  kStores = 0x0a,          // retired stores (integer, FP, SC)
+  kLoads = 0x09,           // retired loads (integer, FP, LR, AMOs)
+  kStores = 0x0a,          // retired stores (integer, FP, SC, AMOs)
   kAtomics = 0x0b,         // LR, SC and AMOs
   kFpOps = 0x0c,           // FP arithmetic, compare and convert instructions
   kExceptions = 0x0d,      // exceptions taken
@@ -35,6 +42,7 @@ enum Event : uint16_t {
 
 // Counter indices: 0 = cycle, 1 = time (not a counter), 2 = instret, 3..31 = hpmcounter3..31.
 constexpr unsigned kCycle = 0, kInstret = 2, kFirstHpm = 3, kNumCounters = 32;
+constexpr unsigned kModes = 4;  // indexed by Priv: U = 0, S = 1, M = 3
 
 // mhpmeventN / mcyclecfg / minstretcfg fields (Sscofpmf, Smcntrpmf).
 constexpr uint64_t EVENT_OF = 1ull << 63;
@@ -45,18 +53,30 @@ constexpr uint64_t EVENT_VSINH = 1ull << 59;
 constexpr uint64_t EVENT_VUINH = 1ull << 58;
 constexpr uint64_t EVENT_SELECTOR = 0xffff;
 
-struct State {
-  // What software reads from counter i, where it is not derived from Hart::instret (see counter()).
-  uint64_t value[kNumCounters] = {};
-  // mcyclecfg (0), minstretcfg (2), mhpmevent3..31: as written, with OF as the hardware sets it.
-  uint64_t config[kNumCounters] = {};
-  uint32_t inhibit = 0;  // mcountinhibit
-  // Bumped whenever what a counter counts changes: translated code that counts is keyed by it.
-  uint64_t generation = 0;
+// The branch predictor behind kBranchMisses: gshare with 4096 two-bit counters and 12 bits of history.
+struct Gshare {
+  static constexpr unsigned kBits = 12;
+  uint16_t history = 0;
+  uint8_t counter[1u << kBits] = {};
+  // Predicts the branch at pc, learns its outcome, and says whether the prediction was wrong.
+  bool mispredicted(uint64_t pc, bool taken);
 };
 
-// Reads and writes of counter i and its configuration, as the CSRs (and Smcdeleg's sireg window)
-// see them. set_config keeps only the implemented fields and bumps the generation.
+struct State {
+  uint64_t events[kModes][kEventCount] = {};  // what the engines counted, per privilege
+  uint64_t mode_instret[kModes] = {};         // instructions retired per privilege before mode_start
+  uint64_t mode_start = 0;                    // Hart::instret when the current privilege was entered
+  uint64_t base[kNumCounters] = {};           // counter value at its last snapshot ...
+  uint64_t snap[kNumCounters] = {};           // ... and the event total it had then
+  uint64_t last[kNumCounters] = {};           // value when overflow was last checked
+  uint64_t config[kNumCounters] = {};         // mcyclecfg (0), minstretcfg (2), mhpmevent3..31
+  uint32_t inhibit = 0;                       // mcountinhibit
+  uint32_t active[kModes] = {};               // bit e: some running counter counts event e in that mode
+  Gshare predictor;
+};
+
+// Counter i and its configuration as the CSRs (and Smcdeleg's sireg window) see them. Writes are
+// CSR writes: they take effect after the writing instruction retires.
 uint64_t counter(const Hart& h, unsigned i);
 void set_counter(Hart& h, unsigned i, uint64_t v);
 uint64_t config(const Hart& h, unsigned i);
@@ -65,5 +85,21 @@ uint32_t inhibit(const Hart& h);
 void set_inhibit(Hart& h, uint32_t v);
 // scountovf: bit i = OF of counter i.
 uint32_t overflow_bits(const Hart& h);
+
+// The events engines must count in privilege `priv` (bit e for Event e).
+uint32_t active_events(const Hart& h, unsigned priv);
+// Counts the events of the instruction at pc that just retired (interpreter); `taken` for branches.
+void count_retired(Hart& h, const Insn& i, uint64_t pc, bool taken);
+// A conditional branch at pc retired (translated code counting kBranchMisses): runs the predictor.
+void count_branch_miss(Hart& h, uint64_t pc, bool taken);
+// Counts n events e now (slow paths: traps, page walks, TLB misses).
+void count(Hart& h, Event e, uint64_t n = 1);
+// h.priv is about to change (trap entry or return): close the current mode's share of instret.
+void leave_mode(Hart& h);
+// Sets OF on each counter that wrapped since the last check, raising the local counter-overflow
+// interrupt (LCOFI) for those whose OF was clear (Sscofpmf).
+void check_overflow(Hart& h);
+// The instret before which a counter could next overflow (for Hart::deadline), or UINT64_MAX.
+uint64_t next_overflow(const Hart& h);
 
 }  // namespace brisk::pmu

@@ -39,6 +39,9 @@ void take_trap(Hart& h, int irq) {
   const uint64_t deleg = interrupt ? c.mideleg : c.medeleg;
   const uint64_t mcause = code | (interrupt ? cause::kInterruptBit : 0);
   h.reservation = ~0ull;
+  pmu::count(h, interrupt ? pmu::kInterrupts : pmu::kExceptions);
+  pmu::leave_mode(h);
+  h.request_exit();  // the mode changes what counts and what is translated
   if (h.priv != Priv::M && ((deleg >> code) & 1)) {
     c.scause = mcause;
     c.sepc = h.pc;
@@ -72,6 +75,7 @@ Status mret(Hart& h, const Insn& i) {
   s &= ~MSTATUS_MPP;  // least-privileged mode: U
   if (to != Priv::M) s &= ~MSTATUS_MPRV;
   c.mstatus = s;
+  pmu::leave_mode(h);
   h.priv = to;
   h.pc = c.mepc & ~uint64_t(h.ialign_mask == 3 ? 2 : 0);
   h.reservation = ~0ull;
@@ -89,6 +93,7 @@ Status sret(Hart& h, const Insn& i) {
   s &= ~MSTATUS_SPP;
   s &= ~MSTATUS_MPRV;  // returning to a mode below M clears MPRV
   c.mstatus = s;
+  pmu::leave_mode(h);
   h.priv = to;
   h.pc = c.sepc & ~uint64_t(h.ialign_mask == 3 ? 2 : 0);
   h.reservation = ~0ull;

@@ -63,6 +63,8 @@ Status Interpreter::step(Hart& h) {
   }
   if (h.transfer_sink && (in.flags() & (kBranch | kJump))) [[unlikely]]
     h.transfers.push(pc, h.pc, classify_transfer(in, st == Status::Jump));
+  if (h.csr.pmu.active[static_cast<unsigned>(h.priv)]) [[unlikely]]
+    pmu::count_retired(h, in, pc, st == Status::Jump);
   return st;
 }
 

@@ -57,7 +57,8 @@ unsigned JitEngine::mapped_regs(bool ring) const {
 uint64_t JitEngine::mode_key(const Hart& h) const {
   const uint64_t mmu = h.mem_limit ? 0u : static_cast<unsigned>(data_mmu_index(h));
   return static_cast<uint64_t>(h.priv) | uint64_t(h.transfer_sink) << 2 | uint64_t(h.ialign_mask) << 3 |
-         uint64_t(fp_off(h)) << 5 | mmu << 6 | uint64_t(fp_dirty_state(h)) << 8 | uint64_t(h.frm == 0) << 9;
+         uint64_t(fp_off(h)) << 5 | mmu << 6 | uint64_t(fp_dirty_state(h)) << 8 | uint64_t(h.frm == 0) << 9 |
+         uint64_t(pmu::active_events(h, static_cast<unsigned>(h.priv))) << 10;
 }
 
 x64::TranslateConfig JitEngine::config(const Hart& h) const {
@@ -72,6 +73,8 @@ x64::TranslateConfig JitEngine::config(const Hart& h) const {
   cfg.fp_inline = fp_dirty_state(h);
   cfg.frm_rne = h.frm == 0;
   cfg.host_fma = host_fma_;
+  cfg.priv = static_cast<unsigned>(h.priv);
+  cfg.count_events = pmu::active_events(h, cfg.priv);
   return cfg;
 }
 

@@ -44,6 +44,7 @@ Status SystemMemory::fault(Hart& h, uint64_t va, Access a, bool page_fault) {
 }
 
 bool SystemMemory::walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t& pa, unsigned& leaf_level) {
+  pmu::count(h, pmu::kPageWalks);
   const uint64_t mode = h.csr.satp >> SATP_MODE_SHIFT;
   const unsigned levels = levels_of(mode);
   const unsigned va_bits = 12 + 9 * levels;
@@ -129,6 +130,7 @@ bool SystemMemory::access_one(Hart& h, uint64_t va, void* data, unsigned size, A
   }
   uint64_t pa;
   unsigned level;
+  pmu::count(h, pmu::kTlbMisses);  // the inline TLB check missed to get here
   if (!translate(h, va, a, pa, level)) return false;
   if (uint8_t* p = bus_.ram_ptr(pa, size)) {
     if (a == Access::Write) {
@@ -194,6 +196,7 @@ bool SystemMemory::fetch_address(Hart& h, uint64_t va, uint64_t& pa) {
     return true;
   }
   unsigned level;
+  pmu::count(h, pmu::kTlbMisses);
   if (!translate(h, va, Access::Exec, pa, level)) return false;
   fill_tlb(h, va, pa, Access::Exec, level);
   return true;

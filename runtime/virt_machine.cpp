@@ -159,6 +159,28 @@ MachineDesc VirtMachine::describe() const {
   d.plic.base = kPlicBase;
   d.plic.ndev = kPlicSources;
   d.test_base = kTestBase;
+  // The riscv,pmu node: Linux's generic events (SBI PMU event ids) onto brisk's mhpmevent selectors.
+  // Cycles and instructions may also use mcycle/minstret, but the programmable counters can sample.
+  constexpr uint32_t kHpm = 0xfffffff8;  // hpmcounter3..31
+  struct Generic {
+    uint32_t sbi_event;
+    uint64_t selector;
+    uint32_t counters;
+  };
+  static constexpr Generic kGeneric[] = {
+      {0x1, pmu::kCycles, kHpm | 1},            // CPU_CYCLES
+      {0x2, pmu::kInstructions, kHpm | 4},      // INSTRUCTIONS
+      {0x5, pmu::kBranches, kHpm},              // BRANCH_INSTRUCTIONS
+      {0x6, pmu::kBranchMisses, kHpm},          // BRANCH_MISSES
+      {0x10000, pmu::kLoads, kHpm},             // L1D read accesses: every load
+      {0x10002, pmu::kStores, kHpm},            // L1D write accesses: every store
+      {0x10019, pmu::kTlbMisses, kHpm},         // DTLB read misses: brisk's software TLB
+  };
+  for (const Generic& g : kGeneric) {
+    d.pmu.event_to_mhpmcounters.push_back({g.sbi_event, g.sbi_event, g.counters});
+    d.pmu.event_to_mhpmevent.push_back({g.sbi_event, g.selector});
+  }
+  d.pmu.raw_event_to_mhpmcounters.push_back({0, ~uint64_t(pmu::EVENT_SELECTOR), kHpm});  // any selector
   return d;
 }
 
@@ -289,9 +311,11 @@ bool VirtMachine::on_budget(Hart& h) {
     if (!wake_condition(h)) return false;
     h.waiting = false;
   }
+  pmu::check_overflow(h);
   if (int irq = csr::pending_interrupt(h); irq >= 0) csr::take_trap(h, irq);
   if (harts_.size() > 1 && h.instret - slice_start_ >= static_cast<uint64_t>(kSlice)) return false;
-  h.deadline = h.instret + kSlice;
+  // Run to the end of the slice, or to the instruction where a counter could overflow (zero skid).
+  h.deadline = std::min(h.instret + kSlice, pmu::next_overflow(h));
   return true;
 }
 

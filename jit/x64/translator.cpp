@@ -2,6 +2,7 @@
 
 #include <asmjit/x86.h>
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -9,6 +10,7 @@
 
 #include "jit/transfer.h"
 #include "runtime/exec.h"
+#include "csr/pmu.h"
 #include "runtime/fp.h"
 #include "runtime/semantics.h"
 
@@ -27,6 +29,7 @@ const Gp kInstretReg = x86::r15;
 // Callee-saved first: those survive helper calls without a spill.
 const Gp kMappedHost[kMaxMappedRegs] = {x86::rbx, x86::r12, x86::r13, x86::r14, x86::rsi,
                                         x86::rdi, x86::r8,  x86::r9,  x86::r10, x86::r11};
+constexpr unsigned kFirstCallerSaved = 4;
 
 Mem hart_q(size_t off) { return x86::qword_ptr(kHart, static_cast<int32_t>(off)); }
 Mem xreg(unsigned r) { return hart_q(offsetof(Hart, x) + 8 * r); }
@@ -130,6 +133,7 @@ class BlockEmitter {
       }
       emit_body(i);
       pending_++;
+      count_static(i, pend_ev_);
       if (last) emit_direct_exit(pc_ + i.len, 0);
     }
     for (auto& s : slow_paths_) s();
@@ -176,6 +180,63 @@ class BlockEmitter {
   void add_instret(unsigned n) {
     if (n) a_.add(kInstretReg, Imm(n));
   }
+  // --- performance events (only those cfg_.count_events asks for; none by default) ---
+  bool counting(unsigned e) const { return (cfg_.count_events >> e) & 1; }
+  Mem event_mem(unsigned e) const {
+    return hart_q(offsetof(Hart, csr) + offsetof(csr::State, pmu) + offsetof(pmu::State, events) +
+                  (cfg_.priv * pmu::kEventCount + e) * sizeof(uint64_t));
+  }
+  // The static events of an instruction that retires, added to the pending counts.
+  void count_static(const Insn& i, std::array<uint16_t, pmu::kEventCount>& ev) const {
+    if (!cfg_.count_events) return;
+    const uint16_t f = i.flags();
+    auto add = [&](unsigned e, bool yes) {
+      if (yes && counting(e)) ev[e]++;
+    };
+    add(pmu::kLoads, f & kLoad);
+    add(pmu::kStores, f & kStore);
+    add(pmu::kAtomics, f & kAmo);
+    add(pmu::kFpOps, f & kFpArith);
+    add(pmu::kBranches, f & kBranch);
+    add(pmu::kJumps, f & kJump);
+    if (f & kJump) {
+      const TransferType t = classify_transfer(i, true);
+      add(pmu::kCalls, t == TransferType::DirectCall || t == TransferType::IndirectCall);
+      add(pmu::kReturns, t == TransferType::Return);
+    }
+  }
+  // Adds events to the hart's counts: sign -1 takes them back.
+  void emit_event_adds(const std::array<uint16_t, pmu::kEventCount>& ev, int sign = 1) {
+    for (unsigned e = 0; e < pmu::kEventCount; e++)
+      if (ev[e]) a_.add(event_mem(e), Imm(sign * ev[e]));
+  }
+  // At an exit that retires `i` (nullptr: nothing more), and its taken-branch event.
+  void emit_exit_events(const Insn* i, bool taken) {
+    if (!cfg_.count_events) return;
+    auto ev = pend_ev_;
+    if (i) count_static(*i, ev);
+    if (taken && counting(pmu::kTakenBranches)) ev[pmu::kTakenBranches]++;
+    emit_event_adds(ev);
+  }
+  // The branch-miss model needs the outcome: a call, but only when branch misses are counted.
+  void emit_branch_miss(bool taken) {
+    if (!counting(pmu::kBranchMisses)) return;
+    // Keep the caller-saved host registers that hold guest state (and the ring offset) across the call.
+    std::vector<Gp> live;
+    for (unsigned r = kFirstCallerSaved; r < cfg_.mapped_regs; r++) live.push_back(kMappedHost[r]);
+    if (cfg_.transfer_hooks) live.push_back(kRingNext);
+    for (Gp r : live) a_.push(r);
+    if (live.size() & 1) a_.sub(x86::rsp, 8);  // 16-byte alignment at the call
+    a_.mov(x86::rdi, kHart);
+    a_.mov(x86::rsi, Imm(pc_));
+    a_.mov(x86::edx, Imm(taken ? 1 : 0));
+    a_.mov(x86::rax, Imm(reinterpret_cast<uint64_t>(&pmu_branch)));
+    a_.call(x86::rax);
+    if (live.size() & 1) a_.add(x86::rsp, 8);
+    for (auto r = live.rbegin(); r != live.rend(); ++r) a_.pop(*r);
+  }
+  static void pmu_branch(Hart* h, uint64_t pc, uint64_t taken) { pmu::count_branch_miss(*h, pc, taken != 0); }
+
   // Inline FP operations accrue their flags in MXCSR (runtime/fp.h): copy them to hart.fflags before
   // anything else can see fflags — a helper, or leaving translated code.
   void fold_fp_flags() {
@@ -202,6 +263,8 @@ class BlockEmitter {
     set_pc(pc_);
     add_instret(pending_);
     pending_ = 0;
+    emit_event_adds(pend_ev_);
+    pend_ev_ = {};
     a_.mov(kInstret, kInstretReg);
     store_mapped(a_, cfg_.mapped_regs, cfg_.transfer_hooks);
     a_.mov(x86::rdi, kHart);
@@ -256,8 +319,9 @@ class BlockEmitter {
   }
 
   // A chainable exit to a known pc, counting `retired` more instructions.
-  void emit_direct_exit(uint64_t target, unsigned retired) {
+  void emit_direct_exit(uint64_t target, unsigned retired, const Insn* last = nullptr, bool taken = false) {
     fold_fp_flags();
+    emit_exit_events(last, taken);
     add_instret(pending_ + retired);
     Label stub = a_.newLabel();
     const size_t index = b_.exits.size();
@@ -279,8 +343,9 @@ class BlockEmitter {
   }
 
   // An exit to the pc in rax, through the pc -> code table (lookup_index, computed inline).
-  void emit_indirect_exit(unsigned retired) {
+  void emit_indirect_exit(unsigned retired, const Insn* last) {
     fold_fp_flags();
+    emit_exit_events(last, false);
     add_instret(pending_ + retired);
     probe_lookup();
     a_.mov(kPc, x86::rax);
@@ -321,6 +386,7 @@ class BlockEmitter {
     a_.bind(next);
     set_pc(pc_ + i.len);
     a_.bind(jumped);
+    emit_exit_events(&i, false);
     add_instret(1);
     exit_with(kExitDispatch);
   }
@@ -340,21 +406,23 @@ class BlockEmitter {
     }
     const uint64_t fall = pc_ + i.len, target = pc_ + i.imm;
     if (cfg_.transfer_hooks) record_transfer(pc_, fall, TransferType::NotTakenBranch);
-    emit_direct_exit(fall, 1);
+    emit_branch_miss(false);
+    emit_direct_exit(fall, 1, &i, false);
     a_.bind(taken);
     if (target & ialign_mask_) {  // only without C: raise instruction-address-misaligned
       emit_helper(i);
       return;
     }
     if (cfg_.transfer_hooks) record_transfer(pc_, target, TransferType::TakenBranch);
-    emit_direct_exit(target, 1);
+    emit_branch_miss(true);
+    emit_direct_exit(target, 1, &i, true);
   }
 
   void emit_jal(const Insn& i) {
     const uint64_t target = pc_ + i.imm;
     link(i.rd, pc_ + i.len);
     if (cfg_.transfer_hooks) record_transfer(pc_, target, classify_transfer(i, true));
-    emit_direct_exit(target, 1);
+    emit_direct_exit(target, 1, &i);
   }
 
   void emit_jalr(const Insn& i) {
@@ -370,7 +438,7 @@ class BlockEmitter {
     }
     link(i.rd, pc_ + i.len);
     if (cfg_.transfer_hooks) record_transfer(pc_, x86::rax, classify_transfer(i, true));
-    emit_indirect_exit(1);
+    emit_indirect_exit(1, &i);
   }
 
   void link(unsigned rd, uint64_t value) {
@@ -662,14 +730,17 @@ class BlockEmitter {
   }
   void slow_path(const Insn& i, Label slow, Label back) {
     const unsigned saved_pending = pending_;
+    const auto saved_ev = pend_ev_;
     const uint64_t pc = pc_;
-    slow_paths_.push_back([this, &i, slow, back, saved_pending, pc] {
+    slow_paths_.push_back([this, &i, slow, back, saved_pending, saved_ev, pc] {
       a_.bind(slow);
       pc_ = pc;
       pending_ = saved_pending;
+      pend_ev_ = saved_ev;
       emit_helper(i);
-      // The fast path continues with the same pending count: undo the sync the helper did.
+      // The fast path continues with the same pending counts: undo the sync the helper did.
       a_.sub(kInstretReg, Imm(saved_pending));
+      emit_event_adds(saved_ev, -1);
       a_.jmp(back);
     });
   }
@@ -993,6 +1064,7 @@ class BlockEmitter {
   uint64_t pc_ = 0;
   unsigned pending_ = 0;
   bool fp_emitted_ = false;  // an inline FP operation may have raised flags not yet in hart.fflags
+  std::array<uint16_t, pmu::kEventCount> pend_ev_{};  // events of retired instructions not yet counted
   uint8_t ialign_mask_ = 1;
 
  public:

@@ -60,6 +60,9 @@ struct TranslateConfig {
   bool fp_inline = false;
   bool frm_rne = false;
   bool host_fma = false;
+  // Performance events to count (bit e: pmu::Event e), into the counts of privilege `priv`.
+  uint32_t count_events = 0;
+  unsigned priv = 0;
   unsigned max_insns = 64;
 };
 
