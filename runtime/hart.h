@@ -68,8 +68,10 @@ struct Tlb {
   static constexpr unsigned kSize = 256;
   TlbEntry read[kSize], write[kSize], exec[kSize];
   // Page-table level each entry came from (0: a 4 KiB page): sfence.vma of an address inside a
-  // superpage must drop every entry the superpage filled.
+  // superpage must drop every entry the superpage filled. [super_lo, super_hi) bounds the superpages
+  // filled since the last full flush, so that other addresses need not look.
   uint8_t level[3][kSize] = {};
+  uint64_t super_lo = ~0ull, super_hi = 0;
 };
 // Which TLB: the privilege an access is checked against, with SUM for S-mode data.
 enum MmuIndex : unsigned { kMmuU = 0, kMmuS = 1, kMmuSSum = 2, kMmuM = 3, kMmuCount = 4 };

@@ -1,5 +1,6 @@
 #include "runtime/mmu.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "csr/csr.h"
@@ -113,6 +114,11 @@ void SystemMemory::fill_tlb(Hart& h, uint64_t va, uint64_t pa, Access a, unsigne
   e.tag = va & ~kPageMask;
   e.addend = reinterpret_cast<uint64_t>(host) - e.tag;
   t.level[static_cast<unsigned>(a)][k] = static_cast<uint8_t>(level);
+  if (level) {
+    const uint64_t span = 1ull << (12 + 9 * level);
+    t.super_lo = std::min(t.super_lo, va & ~(span - 1));
+    t.super_hi = std::max(t.super_hi, (va & ~(span - 1)) + span);
+  }
 }
 
 bool SystemMemory::access_one(Hart& h, uint64_t va, void* data, unsigned size, Access a) {
@@ -229,6 +235,7 @@ void SystemMemory::flush_tlb(Hart& h, uint64_t va) {
       for (unsigned a = 0; a < 3; a++) {
         if (sets[a][k].tag == page) sets[a][k] = TlbEntry{};
         // Entries a superpage around va filled for its other 4 KiB pages go too.
+        if (va < t.super_lo || va >= t.super_hi) continue;
         for (unsigned e = 0; e < Tlb::kSize; e++) {
           const unsigned level = t.level[a][e];
           if (level && sets[a][e].tag != ~0ull && ((sets[a][e].tag ^ va) >> (12 + 9 * level)) == 0) {
