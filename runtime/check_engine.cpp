@@ -116,11 +116,15 @@ struct FrozenClock final : Clock {
 
 }  // namespace
 
-Status CheckEngine::interpret_block(Hart& ref, size_t n, uint64_t flat_limit) {
+Status CheckEngine::interpret_block(Hart& ref, const std::vector<uint64_t>& path, uint64_t flat_limit) {
   HostFaultScope scope(ref, &jit_, flat_limit);
   if (sigsetjmp(scope.resume, 0)) return Status::Trap;
   Status st = Status::Next;
-  for (size_t k = 0; k < n && st != Status::Trap && st != Status::Exit; k++) st = interp_.step(ref);
+  // Follow the block's instructions until a trap, or until execution leaves them (a taken side exit).
+  for (size_t k = 0; k < path.size() && ref.pc == path[k]; k++) {
+    st = interp_.step(ref);
+    if (st == Status::Trap || st == Status::Exit) break;
+  }
   return st;
 }
 
@@ -144,8 +148,8 @@ void CheckEngine::run(Hart& h, TrapHandler& traps) {
   for (;;) {
     const uint64_t start = h.pc;
     frozen.at = frozen.real->now();
-    const size_t n = jit_.block_length(h);
-    if (n == 0) {  // the block's first fetch faults: both engines agree by construction
+    const std::vector<uint64_t> path = jit_.block_path(h);
+    if (path.empty()) {  // the block's first fetch faults: both engines agree by construction
       if (!traps.on_trap(h)) return;
       continue;
     }
@@ -154,7 +158,7 @@ void CheckEngine::run(Hart& h, TrapHandler& traps) {
     LoggingMemory mem(h);
     ref.mem_limit = 0;
     ref.env = &mem;
-    const Status st = interpret_block(ref, n, h.mem_limit);
+    const Status st = interpret_block(ref, path, h.mem_limit);
     mem.undo();
 
     const uint32_t exit = jit_block(h);

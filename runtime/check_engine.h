@@ -15,8 +15,8 @@ class CheckEngine final : public Engine {
   void invalidate(Hart& h, uint64_t start, uint64_t end) override { jit_.invalidate(h, start, end); }
 
  private:
-  // Runs n instructions on ref, whose accesses all take the logging slow path into flat memory.
-  Status interpret_block(Hart& ref, size_t n, uint64_t flat_limit);
+  // Runs the block's instructions on ref, whose accesses all take the logging slow path into flat memory.
+  Status interpret_block(Hart& ref, const std::vector<uint64_t>& path, uint64_t flat_limit);
   uint32_t jit_block(Hart& h);
 
   JitEngine jit_;

@@ -226,9 +226,9 @@ uint32_t JitEngine::run_one_block(Hart& h) {
   return tramp_[h.transfer_sink].enter(&h, b->bc.code);
 }
 
-size_t JitEngine::block_length(Hart& h) {
+std::vector<uint64_t> JitEngine::block_path(Hart& h) {
   Block* b = block_for(h);
-  return b ? b->bc.insns.size() : 0;
+  return b ? b->bc.insn_pc : std::vector<uint64_t>{};
 }
 
 bool JitEngine::step_to_deadline(Hart& h, TrapHandler& traps) {

@@ -32,8 +32,9 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // Runs exactly the block at h.pc once, unchained, and returns its JitExit code; for the lockstep
   // checker, which must hold a HostFaultScope with this engine's hooks around it.
   uint32_t run_one_block(Hart& h);
-  // How many instructions the block at h.pc holds (translating it if needed); 0 if it cannot be fetched.
-  size_t block_length(Hart& h);
+  // The pcs of the instructions of the block at h.pc, in order (translating it if needed); empty if
+  // it cannot be fetched. Execution leaves the sequence at a taken branch (a side exit) or at the end.
+  std::vector<uint64_t> block_path(Hart& h);
 
   struct Stats {
     uint64_t blocks = 0, links = 0, flushes = 0, invalidated = 0;

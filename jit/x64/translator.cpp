@@ -131,12 +131,20 @@ class BlockEmitter {
         emit_terminator(i);
         break;
       }
-      emit_body(i);
+      if (i.flags() & kBranch) {
+        emit_side_exit(i);  // a conditional branch inside the block: taken leaves, not taken goes on
+      } else {
+        emit_body(i);
+      }
       pending_++;
       count_static(i, pend_ev_);
       if (last) emit_direct_exit(pc_ + i.len, 0);
     }
-    for (auto& s : slow_paths_) s();
+    // Out-of-line code may queue more (a side exit's stub), so the list grows while it is walked.
+    for (size_t k = 0; k < slow_paths_.size(); k++) {
+      auto emit_one = std::move(slow_paths_[k]);
+      emit_one();
+    }
   }
 
  private:
@@ -391,11 +399,11 @@ class BlockEmitter {
     exit_with(kExitDispatch);
   }
 
-  void emit_branch(const Insn& i) {
+  // Jumps to `taken` (bound by the caller) when the branch is taken.
+  void emit_branch_test(const Insn& i, Label taken) {
     Gp s1 = src(i.rs1, x86::rax);
     Gp s2 = src(i.rs2, x86::rcx);
     a_.cmp(s1, s2);
-    Label taken = a_.newLabel();
     switch (i.op) {
       case Op::BEQ: a_.je(taken); break;
       case Op::BNE: a_.jne(taken); break;
@@ -404,11 +412,11 @@ class BlockEmitter {
       case Op::BLTU: a_.jb(taken); break;
       default: a_.jae(taken); break;
     }
-    const uint64_t fall = pc_ + i.len, target = pc_ + i.imm;
-    if (cfg_.transfer_hooks) record_transfer(pc_, fall, TransferType::NotTakenBranch);
-    emit_branch_miss(false);
-    emit_direct_exit(fall, 1, &i, false);
-    a_.bind(taken);
+  }
+
+  // The taken side of a conditional branch: records, counts and leaves to the target.
+  void emit_taken_exit(const Insn& i) {
+    const uint64_t target = pc_ + i.imm;
     if (target & ialign_mask_) {  // only without C: raise instruction-address-misaligned
       emit_helper(i);
       return;
@@ -416,6 +424,34 @@ class BlockEmitter {
     if (cfg_.transfer_hooks) record_transfer(pc_, target, TransferType::TakenBranch);
     emit_branch_miss(true);
     emit_direct_exit(target, 1, &i, true);
+  }
+
+  // A conditional branch that does not end the block (a superblock): the taken side is out of line,
+  // with the pending counts as they stand here.
+  void emit_side_exit(const Insn& i) {
+    Label taken = a_.newLabel();
+    emit_branch_test(i, taken);
+    slow_paths_.push_back([this, &i, taken, pc = pc_, pending = pending_, ev = pend_ev_] {
+      a_.bind(taken);
+      pc_ = pc;
+      pending_ = pending;
+      pend_ev_ = ev;
+      emit_taken_exit(i);
+    });
+    if (cfg_.transfer_hooks) record_transfer(pc_, pc_ + i.len, TransferType::NotTakenBranch);
+    emit_branch_miss(false);
+  }
+
+  // A conditional branch that ends the block: both sides are exits.
+  void emit_branch(const Insn& i) {
+    Label taken = a_.newLabel();
+    emit_branch_test(i, taken);
+    const uint64_t fall = pc_ + i.len;
+    if (cfg_.transfer_hooks) record_transfer(pc_, fall, TransferType::NotTakenBranch);
+    emit_branch_miss(false);
+    emit_direct_exit(fall, 1, &i, false);
+    a_.bind(taken);
+    emit_taken_exit(i);
   }
 
   void emit_jal(const Insn& i) {
@@ -1103,7 +1139,8 @@ bool translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig
     out.insns.push_back(i);
     out.insn_pc.push_back(pc);
     pc += i.len;
-    if (i.flags() & kEnd) break;
+    // Conditional branches do not end a block: their taken side is a side exit.
+    if ((i.flags() & kEnd) && !(i.flags() & kBranch)) break;
   }
   out.end_pc = pc;
   uint32_t size = 0;
