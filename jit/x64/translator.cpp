@@ -136,6 +136,10 @@ class BlockEmitter {
       } else {
         emit_body(i);
       }
+      // The constant an auipc or lui just put in a register, for a jalr through it.
+      known_ = {};
+      if ((i.op == Op::AUIPC || i.op == Op::LUI) && i.rd)
+        known_ = {true, i.rd, i.op == Op::AUIPC ? pc_ + i.imm : static_cast<uint64_t>(i.imm)};
       pending_++;
       count_static(i, pend_ev_);
       if (last) emit_direct_exit(pc_ + i.len, 0);
@@ -462,6 +466,17 @@ class BlockEmitter {
   }
 
   void emit_jalr(const Insn& i) {
+    // auipc/lui + jalr through the same register (a far call or tail call): the target is known
+    // here, so the exit is direct and can be chained.
+    if (known_.valid && known_.reg == i.rs1) {
+      const uint64_t target = (known_.value + i.imm) & ~uint64_t(1);
+      if (!(target & ialign_mask_)) {
+        link(i.rd, pc_ + i.len);
+        if (cfg_.transfer_hooks) record_transfer(pc_, target, classify_transfer(i, true));
+        emit_direct_exit(target, 1, &i);
+        return;
+      }
+    }
     Gp s = src(i.rs1, x86::rax);
     a_.lea(x86::rax, x86::ptr(s, static_cast<int32_t>(i.imm)));
     a_.and_(x86::rax, Imm(-2));
@@ -1101,6 +1116,11 @@ class BlockEmitter {
   unsigned pending_ = 0;
   bool fp_emitted_ = false;  // an inline FP operation may have raised flags not yet in hart.fflags
   std::array<uint16_t, pmu::kEventCount> pend_ev_{};  // events of retired instructions not yet counted
+  struct {
+    bool valid = false;
+    unsigned reg = 0;
+    uint64_t value = 0;
+  } known_;
   uint8_t ialign_mask_ = 1;
 
  public:
