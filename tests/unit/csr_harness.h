@@ -69,14 +69,20 @@ class CsrTest : public ::testing::Test {
     i.raw = kRawForChecks;
     h.trap = {};
     const Priv saved = h.priv;
-    h.priv = p;
+    switch_to(p);
     const Status st = check(i);
-    h.priv = saved;
+    switch_to(saved);
     return {st, 0, h.trap, i.raw};
   }
   static constexpr uint32_t kRawForChecks = 0x12345673;
 
  private:
+  // Changes privilege the way trap entry and return do, so per-mode counting stays consistent.
+  void switch_to(Priv p) {
+    pmu::leave_mode(h);
+    h.priv = p;
+  }
+
   CsrResult run(Op op, unsigned funct3, uint16_t num, uint8_t rd, uint8_t rs1, uint64_t v, Priv p) {
     Insn i;
     i.op = op;
@@ -88,10 +94,10 @@ class CsrTest : public ::testing::Test {
     h.x[rd] = 0x5a5a5a5a;
     h.trap = {};
     const Priv saved = h.priv;
-    h.priv = p;
+    switch_to(p);
     const Status st = kSemantics[static_cast<unsigned>(op)](h, i);
     if (st == Status::Next) h.instret++;  // it retires, as the exec loop would count it
-    h.priv = saved;
+    switch_to(saved);
     return {st, h.x[rd], h.trap, i.raw};
   }
 };
