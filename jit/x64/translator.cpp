@@ -599,6 +599,12 @@ class BlockEmitter {
       case Op::SH3ADD: {
         unsigned shift = i.op == Op::ADD ? 0 : i.op == Op::SH1ADD ? 1 : i.op == Op::SH2ADD ? 2 : 3;
         Gp d = dest(i.rd);
+        if (i.op == Op::ADD && (i.rs1 == 0 || i.rs2 == 0)) {  // mv (c.mv is add rd, x0, rs2)
+          Gp s = src(i.rs1 ? i.rs1 : i.rs2, d);
+          if (s.id() != d.id()) a_.mov(d, s);
+          write(i.rd, d);
+          return true;
+        }
         a_.lea(d, ptr(src(i.rs2, rcx), src(i.rs1, rax), shift));
         write(i.rd, d);
         return true;
