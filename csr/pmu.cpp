@@ -17,7 +17,8 @@ constexpr uint64_t kModeInhibit[kModes] = {EVENT_UINH, EVENT_SINH, 0, EVENT_MINH
 bool inhibited(const Hart& h, unsigned i) { return (h.csr.pmu.inhibit >> i) & 1; }
 
 uint64_t implemented_fields(unsigned i) {
-  const uint64_t filters = EVENT_MINH | EVENT_SINH | EVENT_UINH | EVENT_VSINH | EVENT_VUINH;
+  // VSINH/VUINH stay read-only zero until brisk has the H extension.
+  const uint64_t filters = EVENT_MINH | EVENT_SINH | EVENT_UINH;
   return i >= kFirstHpm ? EVENT_OF | filters | EVENT_SELECTOR : filters;
 }
 
@@ -96,6 +97,7 @@ void set_counter(Hart& h, unsigned i, uint64_t v) {
   // A CSR write takes effect after its instruction completes: that instruction's own retirement,
   // counted right after, must not show in the written value.
   store(h, i, counts_this_instruction(h, i) ? v - 1 : v);
+  h.csr.pmu.last[i] = v;  // a write never counts as an overflow (Sscofpmf)
 }
 
 uint64_t config(const Hart& h, unsigned i) { return h.csr.pmu.config[i]; }
@@ -163,10 +165,10 @@ void count(Hart& h, Event e, uint64_t n) {
   if ((p.active[m] >> e) & 1) p.events[m][e] += n;
 }
 
-void leave_mode(Hart& h) {
+void leave_mode(Hart& h, uint64_t retiring) {
   State& p = h.csr.pmu;
-  p.mode_instret[static_cast<unsigned>(h.priv)] += h.instret - p.mode_start;
-  p.mode_start = h.instret;
+  p.mode_instret[static_cast<unsigned>(h.priv)] += h.instret + retiring - p.mode_start;
+  p.mode_start = h.instret + retiring;
 }
 
 void check_overflow(Hart& h) {
@@ -234,8 +236,9 @@ void define_pmu(Table& t) {
             [](Hart& h, uint16_t n, uint64_t v) { pmu::set_config(h, n - CSR_MHPMEVENT3 + pmu::kFirstHpm, v); }};
   // Smcntrpmf: the mode filters of cycle and instret.
   for (uint16_t n : {CSR_MCYCLECFG, CSR_MINSTRETCFG})
-    t[n] = {[](Hart& h, uint16_t n) { return pmu::config(h, n - CSR_MCYCLECFG); },
-            [](Hart& h, uint16_t n, uint64_t v) { pmu::set_config(h, n - CSR_MCYCLECFG, v); }, check_smcntrpmf};
+    t[n] = {[](Hart& h, uint16_t n) { return pmu::config(h, n == CSR_MCYCLECFG ? pmu::kCycle : pmu::kInstret); },
+            [](Hart& h, uint16_t n, uint64_t v) { pmu::set_config(h, n == CSR_MCYCLECFG ? pmu::kCycle : pmu::kInstret, v); },
+            check_smcntrpmf};
   t[CSR_MCOUNTINHIBIT] = {[](Hart& h, uint16_t) -> uint64_t { return pmu::inhibit(h); },
                           [](Hart& h, uint16_t, uint64_t v) { pmu::set_inhibit(h, static_cast<uint32_t>(v)); }};
 }

@@ -95,7 +95,8 @@ void count_branch_miss(Hart& h, uint64_t pc, bool taken);
 // Counts n events e now (slow paths: traps, page walks, TLB misses).
 void count(Hart& h, Event e, uint64_t n = 1);
 // h.priv is about to change (trap entry or return): close the current mode's share of instret.
-void leave_mode(Hart& h);
+// `retiring` is 1 for an xRET, whose own retirement counts in the mode it leaves (Smcntrpmf).
+void leave_mode(Hart& h, uint64_t retiring = 0);
 // Sets OF on each counter that wrapped since the last check, raising the local counter-overflow
 // interrupt (LCOFI) for those whose OF was clear (Sscofpmf).
 void check_overflow(Hart& h);

@@ -75,7 +75,7 @@ Status mret(Hart& h, const Insn& i) {
   s &= ~MSTATUS_MPP;  // least-privileged mode: U
   if (to != Priv::M) s &= ~MSTATUS_MPRV;
   c.mstatus = s;
-  pmu::leave_mode(h);
+  pmu::leave_mode(h, 1);
   h.priv = to;
   h.pc = c.mepc & ~uint64_t(h.ialign_mask == 3 ? 2 : 0);
   h.reservation = ~0ull;
@@ -93,7 +93,7 @@ Status sret(Hart& h, const Insn& i) {
   s &= ~MSTATUS_SPP;
   s &= ~MSTATUS_MPRV;  // returning to a mode below M clears MPRV
   c.mstatus = s;
-  pmu::leave_mode(h);
+  pmu::leave_mode(h, 1);
   h.priv = to;
   h.pc = c.sepc & ~uint64_t(h.ialign_mask == 3 ? 2 : 0);
   h.reservation = ~0ull;
