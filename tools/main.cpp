@@ -147,7 +147,16 @@ int main(int argc, char** argv) {
         brisk::diag_print("brisk run: missing PROG (see brisk run --help)\n");
         return 2;
       }
-      if (rest.front() == "--") rest.erase(rest.begin());
+      if (rest.front() == "--") {
+        rest.erase(rest.begin());
+      } else if (rest.front().size() > 1 && rest.front()[0] == '-') {
+        brisk::diag_print("brisk run: unknown option {} (see brisk run --help; -- ends the options)\n", rest.front());
+        return 2;
+      }
+      if (rest.empty()) {
+        brisk::diag_print("brisk run: missing PROG (see brisk run --help)\n");
+        return 2;
+      }
       user.program = rest.front();
       user.argv = rest;
       for (char** e = environ; *e; e++) user.envp.emplace_back(*e);

@@ -19,8 +19,8 @@ SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../scripts" && pwd)
 # The known value of `echo -n brisk | sha256sum`, so a broken host tool cannot hide a guest bug.
 BRISK_SHA256=201cd0cd6b8a35ff9f9585f9cf54270eb640a4ba547751c6233cde7e7111fe14
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
+# shellcheck source=tests/integration/report.sh
+source "$(dirname "${BASH_SOURCE[0]}")/report.sh"
 
 [[ -x $BRISK ]] || fail "no emulator binary at '$BRISK'"
 images=$("$SCRIPTS/guest-images" --print) || fail "scripts/guest-images failed"
@@ -62,11 +62,6 @@ status=${PIPESTATUS[0]}
 set -e
 end=$EPOCHREALTIME
 
-show_console() {
-    echo "---- console (last 60 lines) ----" >&2
-    tail -60 "$console" >&2
-    echo "----" >&2
-}
 check() {
     # check DESCRIPTION GREP-ARGS...: the console must contain a matching line.
     local what=$1

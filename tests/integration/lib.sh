@@ -10,8 +10,8 @@ SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../scripts" && pwd)
 SYSROOT=$("$SCRIPTS/guest-sysroot" --print-dir)
 BUSYBOX=$SYSROOT/usr/bin/busybox
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
+# shellcheck source=tests/integration/report.sh
+source "$(dirname "${BASH_SOURCE[0]}")/report.sh"
 
 [[ -x $BRISK ]] || fail "no brisk binary at '$BRISK'"
 [[ -x $BUSYBOX && -e $SYSROOT/usr/bin/xz ]] || fail "sysroot $SYSROOT is incomplete: run scripts/guest-sysroot"

@@ -19,8 +19,8 @@ EVENTS=cycles,instructions,branches,branch-misses,instructions:u,cycles:u
 # OpenSBI lists what it found in the device tree's riscv,isa-extensions and probed.
 EXTENSIONS="smcdeleg ssccfg smcsrind sscsrind smstateen sscofpmf smcntrpmf"
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
+# shellcheck source=tests/integration/report.sh
+source "$(dirname "${BASH_SOURCE[0]}")/report.sh"
 
 [[ -x $BRISK ]] || fail "no brisk binary at '$BRISK'"
 images=$("$SCRIPTS/guest-images" --print) || fail "scripts/guest-images failed"
@@ -63,11 +63,6 @@ timeout -k 10 "$TIMEOUT" "${cmd[@]}" </dev/null 2>&1 | tr -d '\r' >"$console"
 status=${PIPESTATUS[0]}
 set -e
 
-show_console() {
-    echo "---- console (last 60 lines) ----" >&2
-    tail -60 "$console" >&2
-    echo "----" >&2
-}
 check() {
     # check DESCRIPTION CONDITION...: CONDITION (a command) must succeed.
     local what=$1
