@@ -405,9 +405,12 @@ class BlockEmitter {
 
   // Jumps to `taken` (bound by the caller) when the branch is taken.
   void emit_branch_test(const Insn& i, Label taken) {
-    Gp s1 = src(i.rs1, x86::rax);
-    Gp s2 = src(i.rs2, x86::rcx);
-    a_.cmp(s1, s2);
+    if (i.rs2 == 0 && i.rs1 != 0) {  // beqz, bnez, bltz, ...: compare with zero directly
+      if (auto m = mapped(i.rs1)) a_.test(*m, *m);
+      else a_.cmp(xreg(i.rs1), Imm(0));
+    } else {
+      a_.cmp(src(i.rs1, x86::rax), src(i.rs2, x86::rcx));
+    }
     switch (i.op) {
       case Op::BEQ: a_.je(taken); break;
       case Op::BNE: a_.jne(taken); break;
