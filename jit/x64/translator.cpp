@@ -29,7 +29,6 @@ const Gp kInstretReg = x86::r15;
 // Callee-saved first: those survive helper calls without a spill.
 const Gp kMappedHost[kMaxMappedRegs] = {x86::rbx, x86::r12, x86::r13, x86::r14, x86::rsi,
                                         x86::rdi, x86::r8,  x86::r9,  x86::r10, x86::r11};
-constexpr unsigned kFirstCallerSaved = 4;
 
 Mem hart_q(size_t off) { return x86::qword_ptr(kHart, static_cast<int32_t>(off)); }
 Mem xreg(unsigned r) { return hart_q(offsetof(Hart, x) + 8 * r); }
@@ -230,24 +229,33 @@ class BlockEmitter {
     if (taken && counting(pmu::kTakenBranches)) ev[pmu::kTakenBranches]++;
     emit_event_adds(ev);
   }
-  // The branch-miss model needs the outcome: a call, but only when branch misses are counted.
+  // The branch-miss model (pmu::Gshare) inline, on the path where the outcome is `taken`; only when
+  // branch misses are counted. Same state and arithmetic as Gshare::mispredicted.
   void emit_branch_miss(bool taken) {
     if (!counting(pmu::kBranchMisses)) return;
-    // Keep the caller-saved host registers that hold guest state (and the ring offset) across the call.
-    std::vector<Gp> live;
-    for (unsigned r = kFirstCallerSaved; r < cfg_.mapped_regs; r++) live.push_back(kMappedHost[r]);
-    if (cfg_.transfer_hooks) live.push_back(kRingNext);
-    for (Gp r : live) a_.push(r);
-    if (live.size() & 1) a_.sub(x86::rsp, 8);  // 16-byte alignment at the call
-    a_.mov(x86::rdi, kHart);
-    a_.mov(x86::rsi, Imm(pc_));
-    a_.mov(x86::edx, Imm(taken ? 1 : 0));
-    a_.mov(x86::rax, Imm(reinterpret_cast<uint64_t>(&pmu_branch)));
-    a_.call(x86::rax);
-    if (live.size() & 1) a_.add(x86::rsp, 8);
-    for (auto r = live.rbegin(); r != live.rend(); ++r) a_.pop(*r);
+    using pmu::Gshare;
+    const size_t g = offsetof(Hart, csr) + offsetof(csr::State, pmu) + offsetof(pmu::State, predictor);
+    const int32_t history = static_cast<int32_t>(g + offsetof(Gshare, history));
+    const int32_t counters = static_cast<int32_t>(g + offsetof(Gshare, counter));
+    const uint32_t mask = (1u << Gshare::kBits) - 1;
+    a_.movzx(x86::ecx, x86::word_ptr(kHart, history));
+    a_.mov(x86::eax, x86::ecx);
+    a_.xor_(x86::eax, Imm(static_cast<uint32_t>(pc_ >> 1) & mask));
+    const Mem counter = x86::byte_ptr(kHart, x86::rax, 0, counters);
+    a_.movzx(x86::edx, counter);
+    Label predicted = a_.newLabel(), saturated = a_.newLabel();
+    a_.cmp(x86::dl, Imm(2));  // predicts taken from 2 up
+    taken ? a_.jae(predicted) : a_.jb(predicted);
+    a_.add(event_mem(pmu::kBranchMisses), Imm(1));
+    a_.bind(predicted);
+    a_.cmp(x86::dl, Imm(taken ? 3 : 0));
+    a_.je(saturated);
+    taken ? a_.inc(counter) : a_.dec(counter);
+    a_.bind(saturated);
+    a_.lea(x86::ecx, x86::ptr(x86::rcx, x86::rcx, 0, taken ? 1 : 0));  // history << 1 | taken
+    a_.and_(x86::ecx, Imm(mask));
+    a_.mov(x86::word_ptr(kHart, history), x86::cx);
   }
-  static void pmu_branch(Hart* h, uint64_t pc, uint64_t taken) { pmu::count_branch_miss(*h, pc, taken != 0); }
 
   // Inline FP operations accrue their flags in MXCSR (runtime/fp.h): copy them to hart.fflags before
   // anything else can see fflags — a helper, or leaving translated code.
