@@ -17,6 +17,8 @@ struct Engine {
   // Address translation changed for the page at va (or everywhere, HartEnv::kFlushAll): forget the
   // pc -> code mappings the engine caches for h there.
   virtual void flush_lookup(Hart& h, uint64_t va) {}
+  // One line about the engine's own work, for --stats (empty: nothing to say).
+  virtual std::string summary() const { return {}; }
 };
 
 struct EngineOptions {

@@ -46,6 +46,11 @@ JitEngine::JitEngine(const EngineOptions& opt)
   if (opt_.perf_map) perf_map_ = std::fopen(fmt::format("/tmp/perf-{}.map", getpid()).c_str(), "w");
 }
 
+std::string JitEngine::summary() const {
+  return fmt::format("{} blocks translated ({} KiB of code), {} links, {} invalidated, {} code-cache flushes",
+                     stats_.blocks, (arena_.used() + 1023) / 1024, stats_.links, stats_.invalidated, stats_.flushes);
+}
+
 JitEngine::~JitEngine() {
   if (perf_map_) std::fclose(perf_map_);
 }

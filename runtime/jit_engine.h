@@ -36,10 +36,11 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // it cannot be fetched. Execution leaves the sequence at a taken branch (a side exit) or at the end.
   std::vector<uint64_t> block_path(Hart& h);
 
+  std::string summary() const override;
+
   struct Stats {
     uint64_t blocks = 0, links = 0, flushes = 0, invalidated = 0;
   };
-  const Stats& stats() const { return stats_; }
 
  private:
   struct Block {

@@ -129,7 +129,7 @@ void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
 
 UserResult LinuxUser::run() {
   engine_->run(hart_, *this);
-  return {exit_code_, hart_.instret};
+  return {exit_code_, hart_.instret, engine_->summary()};
 }
 
 bool LinuxUser::die(int sig, const std::string& why) {

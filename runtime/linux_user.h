@@ -25,6 +25,7 @@ struct UserOptions {
 struct UserResult {
   int exit_code = 0;       // the guest's status, or 128 + signal when a fault killed it
   uint64_t instret = 0;
+  std::string engine;      // Engine::summary()
 };
 
 class LinuxUser final : public TrapHandler, public HartEnv {

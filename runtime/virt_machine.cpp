@@ -370,6 +370,7 @@ SystemResult VirtMachine::run() {
   SystemResult r;
   r.exit_code = exit_code_;
   for (auto& h : harts_) r.instret += h->instret;
+  r.engine = engine_->summary();
   return r;
 }
 

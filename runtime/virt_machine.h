@@ -35,6 +35,7 @@ struct SystemOptions {
 struct SystemResult {
   int exit_code = 0;
   uint64_t instret = 0;
+  std::string engine;  // Engine::summary()
 };
 
 class VirtMachine final : public TrapHandler, public InterruptSink {

@@ -18,10 +18,11 @@ extern char** environ;
 
 namespace {
 
-void print_stats(uint64_t instret, std::chrono::duration<double> wall) {
+void print_stats(uint64_t instret, std::chrono::duration<double> wall, const std::string& engine) {
   double s = wall.count();
   brisk::diag_print("brisk: {} instructions in {:.3f} s ({:.1f} MIPS)\n", instret, s,
                     s > 0 ? static_cast<double>(instret) / s / 1e6 : 0.0);
+  if (!engine.empty()) brisk::diag_print("brisk: jit: {}\n", engine);
 }
 
 void add_engine_options(CLI::App* cmd, brisk::EngineOptions& e) {
@@ -162,7 +163,7 @@ int main(int argc, char** argv) {
       for (char** e = environ; *e; e++) user.envp.emplace_back(*e);
       brisk::LinuxUser u(user);
       brisk::UserResult r = u.run();
-      if (stats) print_stats(r.instret, std::chrono::steady_clock::now() - t0);
+      if (stats) print_stats(r.instret, std::chrono::steady_clock::now() - t0, r.engine);
       return r.exit_code;
     }
     if (system->parsed()) {
@@ -178,7 +179,7 @@ int main(int argc, char** argv) {
         throw brisk::Error("--bios FILE is needed (OpenSBI's fw_jump.bin, or 'none' for a bare-metal ELF)");
       brisk::VirtMachine m(sys);
       brisk::SystemResult r = m.run();
-      if (stats) print_stats(r.instret, std::chrono::steady_clock::now() - t0);
+      if (stats) print_stats(r.instret, std::chrono::steady_clock::now() - t0, r.engine);
       return r.exit_code;
     }
   } catch (const brisk::Error& e) {

@@ -22,6 +22,7 @@ class CodeArena {
   CodeArena& operator=(const CodeArena&) = delete;
 
   uint8_t* cursor() const { return base_ + used_; }
+  size_t used() const { return used_; }
   size_t left() const { return size_ - used_; }
   void commit(size_t n) { used_ = (used_ + n + 15) & ~size_t(15); }
   // Drops everything after `mark` (a cursor() taken earlier).
