@@ -86,8 +86,11 @@ uint8_t* emit_at_cursor(CodeArena& arena, F&& body, uint32_t* size_out = nullptr
 Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs, bool ring) {
   Trampolines t;
   uint8_t* exit_at = nullptr;
+  uint8_t* helper_at = nullptr;
+  uint8_t* helper_fold_at = nullptr;
   uint8_t* enter_at = emit_at_cursor(arena, [&](x86::Assembler& a, CodeHolder& code) {
-    Label exit = a.newLabel();
+    Label exit = a.newLabel(), helper = a.newLabel(), helper_fold = a.newLabel(), common = a.newLabel(),
+          trapped = a.newLabel();
     // enter(Hart* rdi, code rsi)
     for (Gp r : {x86::rbx, x86::rbp, x86::r12, x86::r13, x86::r14, x86::r15}) a.push(r);
     a.sub(x86::rsp, 8);  // six pushes + return address: realign to 16 for helper calls
@@ -102,11 +105,52 @@ Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs, bool ring) 
     a.add(x86::rsp, 8);
     for (Gp r : {x86::r15, x86::r14, x86::r13, x86::r12, x86::rbp, x86::rbx}) a.pop(r);
     a.ret();
+
+    // The shared helper thunk (see Trampolines::helper), so that each out-of-line call site in a
+    // block is two instructions instead of the whole sync. The return address and rdx realign rsp.
+    a.bind(helper_fold);  // after inline FP operations: their flags in MXCSR join fflags first (runtime/fp.h)
+    a.push(x86::rdx);
+    const Mem scratch = x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, mxcsr_scratch)));
+    a.stmxcsr(scratch);
+    a.mov(x86::eax, scratch);
+    a.and_(x86::eax, Imm(0x3f));
+    a.mov(x86::rcx, Imm(reinterpret_cast<uint64_t>(kMxcsrToFflags.data())));
+    a.movzx(x86::eax, x86::byte_ptr(x86::rcx, x86::rax));
+    a.or_(x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, fflags))), x86::al);
+    a.mov(x86::rdx, x86::qword_ptr(x86::rsp));
+    a.jmp(common);
+    a.bind(helper);
+    a.push(x86::rdx);
+    a.bind(common);
+    a.mov(x86::rax, x86::qword_ptr(x86::rdx, offsetof(HelperSite, pc)));
+    a.mov(kPc, x86::rax);
+    a.add(kInstretReg, x86::qword_ptr(x86::rdx, offsetof(HelperSite, pending)));
+    a.mov(kInstret, kInstretReg);
+    store_mapped(a, mapped_regs, ring);
+    a.mov(x86::rdi, kHart);
+    a.mov(x86::rsi, x86::qword_ptr(x86::rdx, offsetof(HelperSite, insn)));
+    a.movzx(x86::eax, x86::word_ptr(x86::rsi, offsetof(Insn, op)));
+    a.mov(x86::rcx, Imm(reinterpret_cast<uint64_t>(kSemantics)));
+    a.call(x86::qword_ptr(x86::rcx, x86::rax, 3));
+    load_mapped(a, mapped_regs, ring);
+    a.mov(kInstretReg, kInstret);  // the helper may have written minstret
+    a.pop(x86::rdx);
+    a.test(x86::eax, x86::eax);
+    a.jnz(trapped);
+    a.ret();
+    a.bind(trapped);
+    a.add(x86::rsp, 8);  // the return address into the block: leave from the block's frame
+    a.jmp(exit);
+
     code.flatten();
     exit_at = reinterpret_cast<uint8_t*>(code.baseAddress() + code.labelOffsetFromBase(exit));
+    helper_at = reinterpret_cast<uint8_t*>(code.baseAddress() + code.labelOffsetFromBase(helper));
+    helper_fold_at = reinterpret_cast<uint8_t*>(code.baseAddress() + code.labelOffsetFromBase(helper_fold));
   });
   t.enter = reinterpret_cast<EnterFn>(enter_at);
   t.exit = exit_at;
+  t.helper = helper_at;
+  t.helper_fold = helper_fold_at;
   return t;
 }
 
@@ -294,8 +338,16 @@ class BlockEmitter {
     load_mapped(a_, cfg_.mapped_regs, cfg_.transfer_hooks);
     a_.mov(kInstretReg, kInstret);  // the helper may have written minstret
   }
-  // For instructions that never jump: a trap leaves the block, success falls through.
+  // For instructions that never jump: a trap leaves the block, success falls through with the
+  // instructions before this one counted (pending_ = 0).
   void emit_helper(const Insn& i) {
+    if (!cfg_.count_events) {  // the shared thunk; counted events need the pending counts inline
+      b_.sites.push_back({&i, pc_, pending_});
+      a_.mov(x86::rdx, Imm(reinterpret_cast<uint64_t>(&b_.sites.back())));
+      a_.call(Imm(reinterpret_cast<uint64_t>(fp_emitted_ ? tramp_.helper_fold : tramp_.helper)));
+      pending_ = 0;
+      return;
+    }
     call_semantics(i);
     a_.test(x86::eax, x86::eax);
     Label ok = a_.newLabel();

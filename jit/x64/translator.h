@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "jit/insn.h"
@@ -81,8 +82,17 @@ struct DirectExit {
   uint64_t target;
 };
 
+// What the shared helper thunk needs to run one instruction's semantics out of line: which
+// instruction, its pc, and how many instructions before it the block has retired but not counted.
+struct HelperSite {
+  const Insn* insn;
+  uint64_t pc;
+  uint64_t pending;
+};
+
 struct BlockCode {
   uint64_t pc = 0, end_pc = 0;
+  std::deque<HelperSite> sites;  // addressed from the code, so never moved
   std::vector<Insn> insns;  // helper calls point into this, so it never changes after translation
   std::vector<uint64_t> insn_pc;
   uint8_t* code = nullptr;
@@ -96,6 +106,11 @@ using EnterFn = uint32_t (*)(Hart* h, const void* code);
 struct Trampolines {
   EnterFn enter = nullptr;  // loads the mapped registers and jumps to code
   uint8_t* exit = nullptr;  // translated code jumps here with the exit code in eax
+  // Called with rdx = HelperSite*: syncs pc, instret and the mapped registers, runs the instruction's
+  // semantics, reloads, and returns, or leaves translated code if it trapped. helper_fold also
+  // folds the FP flags inline code accrued in MXCSR into fflags first.
+  uint8_t* helper = nullptr;
+  uint8_t* helper_fold = nullptr;
 };
 
 // The host register that holds guest register r, or -1.
