@@ -83,6 +83,11 @@ std::vector<std::string> qemu_spellings(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The FP semantics run on SSE4.1 and FMA3 (runtime/fp.cpp): say so instead of dying on SIGILL.
+  if (!__builtin_cpu_supports("sse4.1") || !__builtin_cpu_supports("fma")) {
+    brisk::diag_print("brisk: this host's CPU lacks SSE4.1 or FMA3, which brisk needs\n");
+    return 1;
+  }
   CLI::App app{"brisk: a fast RISC-V emulator for performance engineers"};
   app.set_version_flag("--version", std::string("brisk ") + BRISK_VERSION);
   app.require_subcommand(1);
