@@ -826,6 +826,11 @@ class BlockEmitter {
   // the fast path cannot do it: outside flat memory (user mode), or a software-TLB miss (system mode).
   Mem host_operand(const Insn& i, unsigned size, bool store, Label slow) {
     Gp s = src(i.rs1, x86::rax);
+    if (cfg_.flat_limit && !i.imm) {  // the base register is the address: no copy needed
+      a_.cmp(s, hart_q(offsetof(Hart, mem_limit)));
+      a_.jae(slow);
+      return x86::ptr(s, static_cast<int32_t>(cfg_.flat_base), size);
+    }
     if (i.imm || s.id() != x86::rax.id()) a_.lea(x86::rax, x86::ptr(s, static_cast<int32_t>(i.imm)));
     if (cfg_.flat_limit) {
       a_.cmp(x86::rax, hart_q(offsetof(Hart, mem_limit)));
