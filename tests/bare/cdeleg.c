@@ -3,8 +3,6 @@
  * as a masked alias of mcountinhibit (smcdeleg.adoc), and Sscofpmf's scountovf (sscofpmf.adoc). */
 #include "csr_access.h"
 
-#define CSRIND (1ul << 60)
-#define MENVCFG_CDE (1ul << 60)
 #define EVENT_OF (1ul << 63)
 #define EVENT_MINH (1ul << 62)
 #define EVENT_SINH (1ul << 61)
@@ -14,14 +12,6 @@
 #define IR (1ul << 2)
 #define HPM(i) (1ul << (i))
 
-CSR_ACCESSORS(mstateen0, 0x30c)
-CSR_ACCESSORS(siselect, 0x150)
-CSR_ACCESSORS(sireg, 0x151)
-CSR_ACCESSORS(sireg2, 0x152)
-CSR_ACCESSORS(sireg3, 0x153)
-CSR_ACCESSORS(sireg4, 0x155)
-CSR_ACCESSORS(sireg5, 0x156)
-CSR_ACCESSORS(sireg6, 0x157)
 CSR_ACCESSORS(scountinhibit, 0x120)
 CSR_ACCESSORS(scountovf, 0xda0)
 CSR_ACCESSORS(mhpmevent3, 0x323)
@@ -30,10 +20,6 @@ CSR_ACCESSORS(mhpmevent5, 0x325)
 CSR_ACCESSORS(mhpmevent31, 0x33f)
 CSR_ACCESSORS(mhpmcounter3, 0xb03)
 
-static const csr_fn read_sireg[] = {at_read_sireg, at_read_sireg2, at_read_sireg3,
-                                    at_read_sireg4, at_read_sireg5, at_read_sireg6};
-static const csr_fn write_sireg[] = {at_write_sireg, at_write_sireg2, at_write_sireg3,
-                                     at_write_sireg4, at_write_sireg5, at_write_sireg6};
 
 static const unsigned modes[] = {PRIV_M, PRIV_S};
 

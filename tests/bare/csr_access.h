@@ -38,6 +38,25 @@
 
 typedef uint64_t (*csr_fn)(uint64_t);
 
+/* mstateen0.CSRIND and menvcfg.CDE, and the Sscsrind window the stateen, csrind and cdeleg programs
+ * share: siselect and sireg..sireg6 (0x151-0x153, 0x155-0x157). */
+#define CSRIND (1ul << 60) /* mstateen0 */
+#define MENVCFG_CDE (1ul << 60)
+
+CSR_ACCESSORS(mstateen0, 0x30c)
+CSR_ACCESSORS(siselect, 0x150)
+CSR_ACCESSORS(sireg, 0x151)
+CSR_ACCESSORS(sireg2, 0x152)
+CSR_ACCESSORS(sireg3, 0x153)
+CSR_ACCESSORS(sireg4, 0x155)
+CSR_ACCESSORS(sireg5, 0x156)
+CSR_ACCESSORS(sireg6, 0x157)
+
+__attribute__((unused)) static const csr_fn read_sireg[] = {at_read_sireg,  at_read_sireg2, at_read_sireg3,
+                                                            at_read_sireg4, at_read_sireg5, at_read_sireg6};
+__attribute__((unused)) static const csr_fn write_sireg[] = {at_write_sireg,  at_write_sireg2, at_write_sireg3,
+                                                             at_write_sireg4, at_write_sireg5, at_write_sireg6};
+
 static inline uint64_t call_in(unsigned priv, csr_fn fn, uint64_t arg) {
   return priv == PRIV_M ? fn(arg) : run_in(priv, fn, arg);
 }

@@ -4,11 +4,8 @@
  * else raises illegal-instruction, as the spec recommends. */
 #include "csr_access.h"
 
-#define CSRIND (1ul << 60)
-#define MENVCFG_CDE (1ul << 60)
 #define CUSTOM (1ul << 63) /* select values with the top bit set are custom */
 
-CSR_ACCESSORS(mstateen0, 0x30c)
 CSR_ACCESSORS(miselect, 0x350)
 CSR_ACCESSORS(mireg, 0x351)
 CSR_ACCESSORS(mireg2, 0x352)
@@ -16,13 +13,6 @@ CSR_ACCESSORS(mireg3, 0x353)
 CSR_ACCESSORS(mireg4, 0x355)
 CSR_ACCESSORS(mireg5, 0x356)
 CSR_ACCESSORS(mireg6, 0x357)
-CSR_ACCESSORS(siselect, 0x150)
-CSR_ACCESSORS(sireg, 0x151)
-CSR_ACCESSORS(sireg2, 0x152)
-CSR_ACCESSORS(sireg3, 0x153)
-CSR_ACCESSORS(sireg4, 0x155)
-CSR_ACCESSORS(sireg5, 0x156)
-CSR_ACCESSORS(sireg6, 0x157)
 CSR_ACCESSORS(mhpmcounter3, 0xb03)
 CSR_ACCESSORS(mhpmevent3, 0x323)
 CSR_ACCESSORS(mhpmcounter31, 0xb1f)
@@ -31,10 +21,6 @@ static const csr_fn read_mireg[] = {at_read_mireg, at_read_mireg2, at_read_mireg
                                     at_read_mireg4, at_read_mireg5, at_read_mireg6};
 static const csr_fn write_mireg[] = {at_write_mireg, at_write_mireg2, at_write_mireg3,
                                      at_write_mireg4, at_write_mireg5, at_write_mireg6};
-static const csr_fn read_sireg[] = {at_read_sireg, at_read_sireg2, at_read_sireg3,
-                                    at_read_sireg4, at_read_sireg5, at_read_sireg6};
-static const csr_fn write_sireg[] = {at_write_sireg, at_write_sireg2, at_write_sireg3,
-                                     at_write_sireg4, at_write_sireg5, at_write_sireg6};
 
 static void selects_hold_every_bit(void) {
   static const uint64_t values[] = {0, 0x43, 0xfff, 0x1000, CUSTOM | 0x43, ~0ul};

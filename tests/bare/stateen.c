@@ -5,11 +5,8 @@
 
 #define SE (1ul << 63)
 #define ENVCFG (1ul << 62)
-#define CSRIND (1ul << 60)
 #define CTR (1ul << 54)
-#define MENVCFG_CDE (1ul << 60)
 
-CSR_ACCESSORS(mstateen0, 0x30c)
 CSR_ACCESSORS(mstateen1, 0x30d)
 CSR_ACCESSORS(mstateen2, 0x30e)
 CSR_ACCESSORS(mstateen3, 0x30f)
@@ -18,9 +15,6 @@ CSR_ACCESSORS(sstateen1, 0x10d)
 CSR_ACCESSORS(sstateen2, 0x10e)
 CSR_ACCESSORS(sstateen3, 0x10f)
 CSR_ACCESSORS(senvcfg, 0x10a)
-CSR_ACCESSORS(siselect, 0x150)
-CSR_ACCESSORS(sireg, 0x151)
-CSR_ACCESSORS(sireg2, 0x152)
 
 static const csr_fn get_mstateen[] = {get_mstateen0, get_mstateen1, get_mstateen2, get_mstateen3};
 static const csr_fn put_mstateen[] = {put_mstateen0, put_mstateen1, put_mstateen2, put_mstateen3};
