@@ -298,6 +298,11 @@ CheckEngine::CheckEngine(const EngineOptions& opt)
 
 CheckEngine::~CheckEngine() = default;
 
+std::string CheckEngine::summary() const {
+  return fmt::format("{}; check: {} comparisons after {} blocks, {} device accesses done once", jit_.summary(),
+                     stats_.checks, stats_.blocks, stats_.device);
+}
+
 void CheckEngine::invalidate(Hart& h, uint64_t start, uint64_t end) {
   code_changed_ = true;
   jit_.invalidate(h, start, end);
@@ -362,7 +367,8 @@ void CheckEngine::verify(Hart& h, uint32_t exit) {
     if (k) snapshot(0, true);
     snapshot(k, true);
   }
-  if (++checks_ == inject_at_) h.x[10] ^= 1;
+  stats_.blocks += k + 1;
+  if (++stats_.checks == inject_at_) h.x[10] ^= 1;
   const std::string diff = compare(ref_, at->st, h, exit, *mem_, at->writes);
   if (diff.empty()) return;
   if (k == 0) throw Error("lockstep check failed in the block at {:#x}: {}", at->block_pc, diff);
@@ -417,6 +423,7 @@ uint32_t CheckEngine::check(Hart& h) {
       verify(h, exit);
       if (!device) return exit;
     }
+    stats_.device++;
     st = interp_.step(h);
     return st == Status::Trap ? x64::kExitTrap : st == Status::Exit ? x64::kExitStop : x64::kExitDispatch;
   }

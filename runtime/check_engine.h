@@ -30,7 +30,7 @@ class CheckEngine final : public Engine, public HostFaultHooks {
   void run(Hart& h, TrapHandler& traps) override;
   void invalidate(Hart& h, uint64_t start, uint64_t end) override;
   void flush_lookup(Hart& h, uint64_t va) override { jit_.flush_lookup(h, va); }
-  std::string summary() const override { return jit_.summary(); }
+  std::string summary() const override;
 
   // HostFaultHooks, for both passes: the JIT's, noting when code changed under the interpreter.
   bool on_code_write(Hart& h, uint64_t va) override;
@@ -77,8 +77,11 @@ class CheckEngine final : public Engine, public HostFaultHooks {
   std::array<Range, 5> partial_{};  // what later snapshots hold, at these offsets of Hart
   unsigned partial_count_ = 0;
   size_t full_size_ = 0, partial_size_ = 0;
+  struct Stats {
+    uint64_t checks = 0, blocks = 0, device = 0;
+  } stats_;
   // BRISK_CHECK_SELFTEST=N (tests only): corrupt a0 before the Nth comparison, to show a difference is caught.
-  uint64_t checks_ = 0, inject_at_ = 0;
+  uint64_t inject_at_ = 0;
 };
 
 }  // namespace brisk
