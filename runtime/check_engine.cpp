@@ -79,15 +79,7 @@ class CheckMemory final : public HartEnv {
     if (inner_->probe(h, va, size, true, host) == Target::Ram && host) log(host, va, size, read(host, size));
     return inner_->amo(h, va, size);
   }
-  bool fetch16(Hart& h, uint64_t va, uint16_t& out) override {
-    // The interpreter runs only instructions of translated blocks, which were fetched with their
-    // permissions checked, and would be dropped if those changed.
-    if (va < limit_) {
-      std::memcpy(&out, base_ + va, 2);
-      return true;
-    }
-    return inner_->fetch16(h, va, out);
-  }
+  bool fetch16(Hart& h, uint64_t va, uint16_t& out) override { return inner_->fetch16(h, va, out); }
   bool fetch_address(Hart& h, uint64_t va, uint64_t& pa) override { return inner_->fetch_address(h, va, pa); }
   void flush_tlb(Hart& h, uint64_t va) override { inner_->flush_tlb(h, va); }
   // The machine's timers follow the real hart: translated code's pass writes stimecmp too.
@@ -314,11 +306,11 @@ bool CheckEngine::on_code_write(Hart& h, uint64_t va) {
   return hit;
 }
 
-Status CheckEngine::interpret(unsigned n) {
+Status CheckEngine::interpret(const x64::BlockCode& b, unsigned n) {
   HostFaultScope scope(ref_, this, flat_limit_);
   if (sigsetjmp(scope.resume, 0)) return Status::Trap;
   Status st = Status::Next;
-  for (unsigned k = 0; k < n && st == Status::Next; k++) st = interp_.step(ref_);
+  for (unsigned k = 0; k < n && st == Status::Next; k++) st = interp_.execute(ref_, b.insns[k]);
   return st;
 }
 
@@ -376,10 +368,7 @@ void CheckEngine::verify(Hart& h, uint32_t exit) {
               boundaries_.front().block_pc, diff);
 }
 
-uint32_t CheckEngine::check(Hart& h) {
-  const x64::BlockCode* b = jit_.block(h);
-  if (!b) return x64::kExitTrap;  // the block's first fetch faults: both engines agree by construction
-
+void CheckEngine::begin(const Hart& h) {
   if (ref_of_ != &h) {  // ref_'s TLBs are another hart's
     for (Tlb& t : ref_.tlb) t = Tlb{};
     ref_of_ = &h;
@@ -406,12 +395,18 @@ uint32_t CheckEngine::check(Hart& h) {
   if (h.transfer_sink) part(offsetof(Hart, transfers), sizeof(TransferRing));
   partial_size_ = 0;
   for (unsigned i = 0; i < partial_count_; i++) partial_size_ += partial_[i].size;
+}
 
+uint32_t CheckEngine::check(Hart& h) {
+  const x64::BlockCode* b = jit_.block(h);
+  if (!b) return x64::kExitTrap;  // the block's first fetch faults: both engines agree by construction
+
+  begin(h);
   const uint64_t start = h.instret, deadline = h.deadline;
   const auto full = static_cast<unsigned>(b->insn_pc.size());
   // Translated code would not start a block that could pass the deadline: a shortened one runs up to it.
   const unsigned n = start + full > deadline ? static_cast<unsigned>(deadline - start) : full;
-  Status st = interpret(n);
+  Status st = interpret(*b, n);
   if (n < full || mem_->at_device()) {
     // On its own, up to the deadline or to the device access, which the interpreter then performs.
     const bool device = mem_->at_device();
@@ -449,7 +444,7 @@ uint32_t CheckEngine::check(Hart& h) {
     }
     save();
     const uint64_t entry = ref_.instret;
-    st = interpret(len);
+    st = interpret(*b, len);
     if (mem_->at_device()) {
       next = len;
       break;

@@ -46,11 +46,14 @@ class CheckEngine final : public Engine, public HostFaultHooks {
     bool saved;     // its snapshot is taken (else ref_ is still in that state)
   };
 
+  // Makes ref_ a copy of h, with every access through mem_, and sets up the snapshots.
+  void begin(const Hart& h);
   // Checks what translated code does from h.pc next; returns its JitExit code.
   uint32_t check(Hart& h);
-  // Runs up to n instructions on the reference: until a trap, a device access, or a taken branch or
-  // jump, with which translated code leaves the block's instruction sequence too.
-  Status interpret(unsigned n);
+  // Runs up to n instructions of block b on the reference, as the block decoded them (what
+  // translated code runs, too, until the block ends): until a trap, a device access, or a taken
+  // branch or jump, with which translated code leaves the block's instruction sequence.
+  Status interpret(const x64::BlockCode& b, unsigned n);
   void mark(uint64_t block_pc, Status st);
   // Takes the last boundary's snapshot, before the interpreter goes on from it.
   void save();
