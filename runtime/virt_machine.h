@@ -56,7 +56,12 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
  private:
   MachineDesc describe() const;
   void load_images();
-  uint64_t load_elf(const std::string& path, bool kernel);
+  struct LoadedImage {
+    uint64_t entry = 0;
+    uint64_t end = 0;  // physical end of the highest segment
+  };
+  // Loads an ELF image by physical address; `what` is "firmware" or "kernel" (whose tohost is HTIF).
+  LoadedImage load_elf(const std::string& path, const char* what, uint64_t dyn_base);
   void load_flat(const std::string& path, uint64_t pa);
   void poll_devices(uint64_t now);
   void update_stimer(Hart& h, uint64_t now);

@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
       "  brisk system --cpu rv64,sstc=off --dumpdtb virt.dtb");
   system->add_option("--bios", sys.bios, "Firmware: OpenSBI fw_jump/fw_dynamic (.bin or .elf), or 'none'");
   system->add_option("--kernel", sys.kernel, "Kernel: a RISC-V Linux Image, an ELF, or a flat binary");
-  system->add_option("--initrd", sys.initrd, "Initial ramdisk (cpio)")->check(CLI::ExistingFile);
+  system->add_option("--initrd", sys.initrd, "Initial ramdisk (cpio)");
   system->add_option("--append", sys.append, "Kernel command line");
   system->add_option("-m,--memory", mem, "RAM size: MiB, or with a K/M/G suffix")->capture_default_str();
   system->add_option("--smp", sys.harts, "Number of harts")->capture_default_str();
