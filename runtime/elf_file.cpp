@@ -51,16 +51,17 @@ ElfFile::ElfFile(const std::string& path, const char* what) : path_(path) {
       throw Error("{} is an ELF for {} (e_machine {}), not RISC-V", shown, machine_name(eh_.e_machine), eh_.e_machine);
     if (eh_.e_type != ET_EXEC && eh_.e_type != ET_DYN)
       throw Error("{} is not an executable (ELF type {})", shown, eh_.e_type);
+    // libelf reads program headers at its own entry size: one of another size would be misread.
+    if (eh_.e_phentsize != sizeof(Elf64_Phdr))
+      throw Error("{}: corrupt ELF: e_phentsize is {}, not {}", shown, eh_.e_phentsize, sizeof(Elf64_Phdr));
+    if (eh_.e_phnum != PN_XNUM &&
+        (eh_.e_phoff > file_size || eh_.e_phnum > (file_size - eh_.e_phoff) / sizeof(Elf64_Phdr)))
+      throw Error("{}: corrupt ELF: {} program headers at offset {:#x} run past the end of the file ({} bytes)", shown,
+                  eh_.e_phnum, eh_.e_phoff, file_size);
     size_t phnum = 0;
     if (elf_getphdrnum(elf_, &phnum) != 0)
       throw Error("{}: corrupt ELF: unreadable program headers ({})", shown, elf_errmsg(-1));
     if (phnum == 0) throw Error("{}: corrupt ELF: no program headers", shown);
-    // libelf reads program headers at its own entry size: one of another size would be misread.
-    if (eh_.e_phentsize != sizeof(Elf64_Phdr))
-      throw Error("{}: corrupt ELF: e_phentsize is {}, not {}", shown, eh_.e_phentsize, sizeof(Elf64_Phdr));
-    if (eh_.e_phoff > file_size || phnum > (file_size - eh_.e_phoff) / sizeof(Elf64_Phdr))
-      throw Error("{}: corrupt ELF: {} program headers at offset {:#x} run past the end of the file ({} bytes)", shown,
-                  phnum, eh_.e_phoff, file_size);
     ph_.resize(phnum);
     for (size_t i = 0; i < phnum; i++)
       if (!gelf_getphdr(elf_, static_cast<int>(i), &ph_[i]))
@@ -79,7 +80,7 @@ ElfFile::ElfFile(const std::string& path, const char* what) : path_(path) {
         throw Error("{} is truncated or corrupt: segment {} ({:#x} bytes at offset {:#x}) lies outside the file ({} bytes)",
                     shown, i, p.p_filesz, p.p_offset, file_size);
       if (p.p_vaddr > kTop || p.p_memsz > kTop - p.p_vaddr || p.p_paddr > kTop || p.p_memsz > kTop - p.p_paddr)
-        throw Error("{}: corrupt ELF: segment {} ({:#x} bytes at {:#x}) wraps past the top of the address space", shown,
+        throw Error("{}: corrupt ELF: segment {} ({:#x} bytes at {:#x}) reaches the end of the address space", shown,
                     i, p.p_memsz, p.p_vaddr);
       if (prev && p.p_vaddr < prev->p_vaddr + prev->p_memsz)
         throw Error("{}: corrupt ELF: segment {} at {:#x} overlaps or comes before the one ending at {:#x}", shown, i,

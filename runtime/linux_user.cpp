@@ -130,8 +130,9 @@ void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
 }
 
 UserResult LinuxUser::run() {
+  limiter_.start({&hart_});
   engine_->run(hart_, *this);
-  return {exit_code_, hart_.instret, engine_->summary()};
+  return {limiter_.status() ? limiter_.status() : exit_code_, hart_.instret, engine_->summary()};
 }
 
 bool LinuxUser::die(int sig, const std::string& why) {

@@ -322,6 +322,10 @@ bool VirtMachine::on_budget(Hart& h) {
   if (harts_.size() > 1 && h.instret - slice_start_ >= static_cast<uint64_t>(kSlice)) return false;
   // Run to the end of the slice, or to the instruction where a counter could overflow (zero skid).
   h.deadline = std::min(h.instret + kSlice, pmu::next_overflow(h));
+  if (limiter_.reached(h, retired())) {
+    stop(limiter_.status());
+    return false;
+  }
   return true;
 }
 
@@ -355,11 +359,20 @@ void VirtMachine::idle() {
   poll_htif();
 }
 
+uint64_t VirtMachine::retired() const {
+  uint64_t n = 0;
+  for (const auto& h : harts_) n += h->instret;
+  return n;
+}
+
 SystemResult VirtMachine::run() {
   if (!opt_.dumpdtb.empty()) {
     write_fdt(fdt_, opt_.dumpdtb);
     return {};
   }
+  std::vector<Hart*> harts;
+  for (auto& h : harts_) harts.push_back(h.get());
+  limiter_.start(harts);
   while (!stopped_) {
     bool ran = false;
     for (auto& hp : harts_) {
@@ -371,11 +384,14 @@ SystemResult VirtMachine::run() {
       h.request_exit();  // on_budget runs first: it delivers what is pending and sets the slice
       engine_->run(h, *this);
     }
-    if (!ran && !stopped_) idle();
+    if (!ran && !stopped_) {
+      idle();
+      if (limiter_.reached(*harts_[0], retired())) stop(limiter_.status());
+    }
   }
   SystemResult r;
   r.exit_code = exit_code_;
-  for (auto& h : harts_) r.instret += h->instret;
+  r.instret = retired();
   r.engine = engine_->summary();
   return r;
 }

@@ -17,6 +17,7 @@
 #include "runtime/engine.h"
 #include "runtime/host_clock.h"
 #include "runtime/mmu.h"
+#include "runtime/run_limits.h"
 
 namespace brisk {
 
@@ -30,6 +31,7 @@ struct SystemOptions {
   unsigned harts = 1;
   std::string cpu = "rv64";
   EngineOptions engine;
+  RunLimits limits;     // --timeout, --max-insns
 };
 
 struct SystemResult {
@@ -69,11 +71,13 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   void stop(int code);
   void idle();
   bool poll_htif();
+  uint64_t retired() const;  // by all harts
 
   SystemOptions opt_;
   HostClock clock_;
   Bus bus_;
   std::vector<std::unique_ptr<Hart>> harts_;
+  RunLimiter limiter_{opt_.limits};  // after harts_: its timer signal touches them
   std::unique_ptr<SystemMemory> mem_;
   std::unique_ptr<Uart16550> uart_;
   std::unique_ptr<Clint> clint_;
