@@ -77,8 +77,8 @@ ElfFile::ElfFile(const std::string& path, const char* what) : path_(path) {
         throw Error("{}: corrupt ELF: segment {} has p_filesz {:#x} larger than p_memsz {:#x}", shown, i, p.p_filesz,
                     p.p_memsz);
       if (p.p_offset > file_size || p.p_filesz > file_size - p.p_offset)
-        throw Error("{} is truncated or corrupt: segment {} ({:#x} bytes at offset {:#x}) lies outside the file ({} bytes)",
-                    shown, i, p.p_filesz, p.p_offset, file_size);
+        throw Error("{} is truncated or corrupt: segment {} ({:#x} bytes at offset {:#x}) lies outside the file "
+                    "({} bytes)", shown, i, p.p_filesz, p.p_offset, file_size);
       if (p.p_vaddr > kTop || p.p_memsz > kTop - p.p_vaddr || p.p_paddr > kTop || p.p_memsz > kTop - p.p_paddr)
         throw Error("{}: corrupt ELF: segment {} ({:#x} bytes at {:#x}) reaches the end of the address space", shown,
                     i, p.p_memsz, p.p_vaddr);

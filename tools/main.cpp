@@ -39,13 +39,17 @@ void add_engine_options(CLI::App* cmd, brisk::EngineOptions& e) {
 // --timeout and --max-insns, as typed; run_limits() checks them.
 struct LimitArgs {
   std::string timeout, max_insns;
+  CLI::Option* timeout_given = nullptr;  // an empty value is still a bad value
+  CLI::Option* max_insns_given = nullptr;
 };
 
 void add_limit_options(CLI::App* cmd, LimitArgs& a) {
-  cmd->add_option("--timeout", a.timeout, "Stop the guest after SECONDS of host time (exit status 124)")
-      ->type_name("SECONDS");
-  cmd->add_option("--max-insns", a.max_insns, "Stop the guest after exactly N instructions retired (exit status 125)")
-      ->type_name("N");
+  a.timeout_given =
+      cmd->add_option("--timeout", a.timeout, "Stop the guest after SECONDS of host time (exit status 124)")
+          ->type_name("SECONDS");
+  a.max_insns_given =
+      cmd->add_option("--max-insns", a.max_insns, "Stop the guest after exactly N instructions (exit status 125)")
+          ->type_name("N");
 }
 
 bool all_digits(const std::string& s) {
@@ -54,7 +58,7 @@ bool all_digits(const std::string& s) {
 
 brisk::RunLimits run_limits(const LimitArgs& a, const brisk::EngineOptions& engine) {
   brisk::RunLimits l;
-  if (!a.timeout.empty()) {
+  if (*a.timeout_given) {
     const auto dot = a.timeout.find('.');
     const bool decimal = all_digits(a.timeout.substr(0, dot)) &&
                          (dot == std::string::npos || all_digits(a.timeout.substr(dot + 1)));
@@ -62,7 +66,7 @@ brisk::RunLimits run_limits(const LimitArgs& a, const brisk::EngineOptions& engi
     if (!(l.timeout > 0))
       throw brisk::Error("--timeout: '{}' is not a positive number of seconds (e.g. 10 or 2.5)", a.timeout);
   }
-  if (!a.max_insns.empty()) {
+  if (*a.max_insns_given) {
     if (all_digits(a.max_insns) && a.max_insns.size() <= 19) l.max_insns = std::stoull(a.max_insns);
     if (l.max_insns == 0) throw brisk::Error("--max-insns: '{}' is not a positive number of instructions", a.max_insns);
   }

@@ -61,6 +61,7 @@ for n in 1 2 9 1000 123461; do
         fi
         expect_stop "$mode: --max-insns $n" 125 "^brisk: stopped: --max-insns $n reached at pc $at, $n instructions\$" \
             "${args[@]}"
-        grep -q "^brisk: $n instructions in " "$WORK/err" || fail "$mode: --max-insns $n: --stats says $(cat "$WORK/err")"
+        grep -q "^brisk: $n instructions in " "$WORK/err" \
+            || fail "$mode: --max-insns $n: --stats says $(cat "$WORK/err")"
     done
 done
