@@ -113,8 +113,8 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
 
 VirtMachine::~VirtMachine() = default;
 
-VirtMachine::LoadedImage VirtMachine::load_elf(const std::string& path, const char* what, uint64_t dyn_base) {
-  const ElfFile f(path, what);
+VirtMachine::LoadedImage VirtMachine::load_elf(const std::string& path, bool kernel, uint64_t dyn_base) {
+  const ElfFile f(path, kernel ? "kernel" : "firmware");
   const std::string shown = printable(path);
   // A position-independent image (ET_DYN: Debian's OpenSBI fw_*.elf, which applies its own
   // relocations) is linked at 0; it goes at dyn_base, where the flat image of the same build would.
@@ -137,7 +137,7 @@ VirtMachine::LoadedImage VirtMachine::load_elf(const std::string& path, const ch
     std::memset(dst + p.p_filesz, 0, p.p_memsz - p.p_filesz);
     out.end = std::max(out.end, pa + p.p_memsz);
   }
-  if (std::string_view(what) == "kernel") tohost_ = f.symbol("tohost");
+  if (kernel) tohost_ = f.symbol("tohost");
   out.entry = f.header().e_entry + bias;
   return out;
 }
@@ -195,14 +195,14 @@ void VirtMachine::load_images() {
   uint64_t kernel_end = kRamBase;
   if (!bare) {
     if (ElfFile::looks_like_elf(opt_.bios, "firmware")) {
-      entry = load_elf(opt_.bios, "firmware", kRamBase).entry;
+      entry = load_elf(opt_.bios, false, kRamBase).entry;
     } else {
       load_flat(opt_.bios, kRamBase);
     }
   }
   if (!opt_.kernel.empty()) {
     if (ElfFile::looks_like_elf(opt_.kernel, "kernel")) {
-      const LoadedImage k = load_elf(opt_.kernel, "kernel", bare ? kRamBase : kRamBase + kKernelOffset);
+      const LoadedImage k = load_elf(opt_.kernel, true, bare ? kRamBase : kRamBase + kKernelOffset);
       if (bare) entry = k.entry;
       kernel_end = std::max(k.end, kRamBase + kKernelOffset);
     } else {
@@ -212,7 +212,8 @@ void VirtMachine::load_images() {
         std::memcpy(&offset, img.data() + 8, 8);
         std::memcpy(&size, img.data() + 16, 8);  // includes the bss the kernel clears itself
       } else if (bare) {
-        throw Error("{} is neither an ELF nor a RISC-V Linux Image; --bios none needs an ELF", printable(opt_.kernel));
+        throw Error("{} is neither an ELF nor a RISC-V Linux Image; --bios none needs an ELF",
+                    printable(opt_.kernel));
       }
       uint8_t* dst = bus_.ram_ptr(kRamBase + offset, std::max<uint64_t>(size, img.size()));
       if (!dst)

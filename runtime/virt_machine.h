@@ -62,8 +62,8 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
     uint64_t entry = 0;
     uint64_t end = 0;  // physical end of the highest segment
   };
-  // Loads an ELF image by physical address; `what` is "firmware" or "kernel" (whose tohost is HTIF).
-  LoadedImage load_elf(const std::string& path, const char* what, uint64_t dyn_base);
+  // Loads the firmware or kernel ELF by physical address; a kernel's tohost symbol is HTIF's.
+  LoadedImage load_elf(const std::string& path, bool kernel, uint64_t dyn_base);
   void load_flat(const std::string& path, uint64_t pa);
   void poll_devices(uint64_t now);
   void update_stimer(Hart& h, uint64_t now);
