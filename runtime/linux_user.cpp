@@ -18,6 +18,7 @@
 #include "csr/privileged.h"
 #include "runtime/elf_loader.h"
 #include "runtime/error.h"
+#include "runtime/input_file.h"
 
 namespace brisk {
 
@@ -56,9 +57,10 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
     std::string path = opt_.sysroot.empty() ? exe.interp : opt_.sysroot + exe.interp;
     if (access(path.c_str(), F_OK) != 0) {
       if (opt_.sysroot.empty())
-        throw Error("{} needs the interpreter {}, which is missing; give --sysroot DIR", opt_.program, exe.interp);
-      throw Error("{} needs the interpreter {}, which is missing under --sysroot {}", opt_.program, exe.interp,
-                  opt_.sysroot);
+        throw Error("{} needs the interpreter {}, which is missing; give --sysroot DIR", opt_.program,
+                    printable(exe.interp));
+      throw Error("{} needs the interpreter {}, which is missing under --sysroot {}", opt_.program,
+                  printable(exe.interp), opt_.sysroot);
     }
     LoadedElf interp = load_elf(vm_, path, true);
     interp_base = interp.bias;
@@ -128,8 +130,9 @@ void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
 }
 
 UserResult LinuxUser::run() {
+  limiter_.start({&hart_});
   engine_->run(hart_, *this);
-  return {exit_code_, hart_.instret, engine_->summary()};
+  return {limiter_.status() ? limiter_.status() : exit_code_, hart_.instret, engine_->summary()};
 }
 
 bool LinuxUser::die(int sig, const std::string& why) {
