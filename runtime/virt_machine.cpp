@@ -83,7 +83,7 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
     harts_.push_back(std::make_unique<Hart>());
     Hart& h = *harts_.back();
     h.hartid = i;
-    h.csr.isa = isa;
+    csr::set_isa(h, isa);
     h.csr.clock = &clock_;
     csr::reset(h);
     raw.push_back(&h);

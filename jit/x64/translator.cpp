@@ -544,11 +544,17 @@ class BlockEmitter {
     a_.lea(x86::rax, x86::ptr(s, static_cast<int32_t>(i.imm)));
     a_.and_(x86::rax, Imm(-2));
     if (ialign_mask_ & 2) {
-      Label ok = a_.newLabel();
+      // Out of line, so that the helper's sync leaves the pending counts of the aligned path alone.
+      Label misaligned = a_.newLabel();
       a_.test(x86::al, Imm(2));
-      a_.jz(ok);
-      emit_helper(i);  // raises the misaligned-target exception
-      a_.bind(ok);
+      a_.jnz(misaligned);
+      slow_paths_.push_back([this, &i, misaligned, pc = pc_, pending = pending_, ev = pend_ev_] {
+        a_.bind(misaligned);
+        pc_ = pc;
+        pending_ = pending;
+        pend_ev_ = ev;
+        emit_helper(i);  // raises instruction-address-misaligned, and so never comes back
+      });
     }
     link(i.rd, pc_ + i.len);
     if (cfg_.transfer_hooks) record_transfer(pc_, x86::rax, classify_transfer(i, true));
@@ -1221,13 +1227,8 @@ bool translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig
       if (out.insns.empty()) return false;  // the exec loop raises the fetch fault
       break;                                // the next block will
     }
-    Insn i = decode(raw);
-    if (cfg.fp_off && (i.flags() & kFp)) {  // mstatus.FS = Off: the instruction raises illegal-instruction
-      Insn ill;
-      ill.raw = i.raw;
-      ill.len = i.len;
-      i = ill;
-    }
+    Insn i = decode(raw, h.csr.isa);
+    if (cfg.fp_off && (i.flags() & kFp)) i = i.as_illegal();  // mstatus.FS = Off: illegal-instruction
     // An instruction straddling the page end belongs to the next block, unless it is the first.
     if (pc + i.len > page_end && !out.insns.empty()) break;
     out.insns.push_back(i);
