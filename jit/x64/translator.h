@@ -33,8 +33,11 @@ enum JitExit : uint32_t {
 // page next to each other (six pc bits of the page number above six of the offset), so forgetting
 // one page's entries after sfence.vma touches 1 KiB instead of the whole table.
 struct LookupEntry {
-  uint64_t pc;
-  const void* code;
+  // Empty slots hold an odd pc, which no jump target has (jalr clears bit 0), so that no probe,
+  // not even one for pc 0, can take an empty slot's null code for a translation.
+  static constexpr uint64_t kNoPc = 1;
+  uint64_t pc = kNoPc;
+  const void* code = nullptr;
 };
 constexpr uint32_t kLookupPageBits = 6, kLookupSlotBits = 6;
 constexpr uint32_t kLookupEntries = 1u << (kLookupPageBits + kLookupSlotBits);
