@@ -168,7 +168,11 @@ void JitEngine::invalidate(Hart& h, uint64_t start, uint64_t end) {
   for (uint64_t p = page_of(start); p < end; p += kPage) {
     auto [lo, hi] = by_page_.equal_range(p);
     if (lo == hi) continue;
-    for (auto it = lo; it != hi; ++it) drop(it->second);
+    for (auto it = lo; it != hi; ++it) {
+      const Block* b = it->second;
+      if (h.pc - b->bc.pc < b->bc.end_pc - b->bc.pc) h.code_written = true;
+      drop(it->second);
+    }
     by_page_.erase(lo, hi);
     h.env->unwatch_code(p);
   }
@@ -194,11 +198,23 @@ JitEngine::Block* JitEngine::block_at_host(const void* p) const {
   return c < b->bc.code + b->bc.size ? b : nullptr;
 }
 
-bool JitEngine::on_code_write(Hart& h, uint64_t va) {
+bool JitEngine::on_code_write(Hart& h, uint64_t va, ucontext_t& ctx) {
   if (by_page_.find(page_of(va)) == by_page_.end()) return false;
-  // The block running now may be among the dropped ones; it finishes as translated, which the ISA
-  // allows: stores reach instruction fetch only after fence.i, and fence.i ends the block.
+  // A store of translated code (user mode: an inline store to a write-protected page). Out of
+  // line, h.pc is the store's own and invalidate() sees whether it overwrites its own block.
+  auto& rip = ctx.uc_mcontext.gregs[REG_RIP];
+  Block* running = arena_.contains(reinterpret_cast<const uint8_t*>(rip))
+                       ? block_at_host(reinterpret_cast<const void*>(rip)) : nullptr;
   invalidate(h, page_of(va), page_of(va) + kPage);
+  if (!running || running->valid) return true;
+  // The running block was made from the page it now writes: as QEMU does, run the store alone
+  // (its slow path, through the helper, on the same state) and leave the block right after it.
+  for (const auto& f : running->bc.faults) {
+    if (running->bc.code + f.host_off != reinterpret_cast<const uint8_t*>(rip) || !f.slow_off) continue;
+    rip = reinterpret_cast<greg_t>(running->bc.code + f.slow_off);
+    h.code_written = true;
+    break;
+  }
   return true;
 }
 
@@ -228,6 +244,7 @@ uint32_t JitEngine::run_one_block(Hart& h) {
   // A table nobody fills: indirect exits always come back here.
   static LookupTable empty{};
   h.jit_lookup = empty.data();
+  h.code_written = false;
   return tramp_[h.transfer_sink].enter(&h, b->bc.code);
 }
 
@@ -260,6 +277,7 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
     LookupTable& lookup = lookup_for(h, b->mode);
     lookup[x64::lookup_index(h.pc)] = {h.pc, b->bc.code};
     h.jit_lookup = lookup.data();
+    h.code_written = false;  // whatever set it outside translated code has no store to follow
     const uint32_t exit = tramp_[h.transfer_sink].enter(&h, b->bc.code);
     switch (exit) {
       case x64::kExitDispatch: break;

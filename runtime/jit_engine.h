@@ -22,11 +22,13 @@ class JitEngine final : public Engine, public HostFaultHooks {
   explicit JitEngine(const EngineOptions& opt);
   ~JitEngine() override;
   void run(Hart& h, TrapHandler& traps) override;
+  // Drops the translations made from [start, end); if the block at h.pc is among them, sets
+  // h.code_written, so that translated code running a store there leaves right after it.
   void invalidate(Hart& h, uint64_t start, uint64_t end) override;
   void flush_lookup(Hart& h, uint64_t va) override;
 
   // HostFaultHooks
-  bool on_code_write(Hart& h, uint64_t va) override;
+  bool on_code_write(Hart& h, uint64_t va, ucontext_t& ctx) override;
   bool recover(Hart& h, const ucontext_t& ctx) override;
 
   // Runs exactly the block at h.pc once, unchained, and returns its JitExit code; for the lockstep

@@ -76,6 +76,9 @@ struct FaultSite {
   uint32_t host_off;  // offset of the faulting host instruction in the block's code
   uint16_t index;     // which guest instruction
   uint16_t pending;   // instructions before it not yet added to instret
+  // A store's slow path (its helper, then the code_written check), which may run in its place
+  // with the same host state; 0 for loads.
+  uint32_t slow_off = 0;
 };
 
 // A direct exit: `jmp rel32` at jmp_off goes to the unlinked stub until the exec loop links it.

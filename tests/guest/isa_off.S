@@ -78,19 +78,20 @@ CASE a
     CHECK_REG a4, 6
     sw zero, 0(a0)
     j done
-CASE f
-    fcvt.s.l fa1, a1         /* 0xd025f5d3 */
-    fcvt.l.s a3, fa1, rtz
+/* a1 converted to FP with \to and back with \from. */
+.macro ROUND_TRIP to, from
+    \to fa1, a1
+    \from a3, fa1, rtz
     CHECK_REG a3, 6
     j done
+.endm
+CASE f
+    ROUND_TRIP fcvt.s.l, fcvt.l.s  /* fcvt.s.l fa1, a1: 0xd025f5d3 */
 CASE fcsr
     frcsr a3                 /* csrrs a3, fcsr, zero: 0x003026f3 */
     j done
 CASE d
-    fcvt.d.l fa1, a1         /* 0xd225f5d3 */
-    fcvt.l.d a3, fa1, rtz
-    CHECK_REG a3, 6
-    j done
+    ROUND_TRIP fcvt.d.l, fcvt.l.d  /* fcvt.d.l fa1, a1: 0xd225f5d3 */
 CASE c
     .option push
     .option rvc
