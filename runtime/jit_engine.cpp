@@ -198,43 +198,40 @@ JitEngine::Block* JitEngine::block_at_host(const void* p) const {
   return c < b->bc.code + b->bc.size ? b : nullptr;
 }
 
+std::pair<JitEngine::Block*, const x64::FaultSite*> JitEngine::fault_site_at(const void* host) const {
+  const auto* p = static_cast<const uint8_t*>(host);
+  Block* b = arena_.contains(p) ? block_at_host(p) : nullptr;
+  if (!b) return {nullptr, nullptr};
+  const uint32_t off = static_cast<uint32_t>(p - b->bc.code);
+  for (const auto& f : b->bc.faults)
+    if (f.host_off == off) return {b, &f};
+  return {b, nullptr};
+}
+
 bool JitEngine::on_code_write(Hart& h, uint64_t va, ucontext_t& ctx) {
   if (by_page_.find(page_of(va)) == by_page_.end()) return false;
-  // A store of translated code (user mode: an inline store to a write-protected page). Out of
-  // line, h.pc is the store's own and invalidate() sees whether it overwrites its own block.
+  // A store its helper runs has synced h.pc; an inline one (user mode: it faulted on the
+  // write-protected page) is found by the host pc, and h.pc becomes its pc.
   auto& rip = ctx.uc_mcontext.gregs[REG_RIP];
-  Block* running = arena_.contains(reinterpret_cast<const uint8_t*>(rip))
-                       ? block_at_host(reinterpret_cast<const void*>(rip)) : nullptr;
+  auto [b, site] = fault_site_at(reinterpret_cast<const void*>(rip));
+  if (site) h.pc = b->bc.insn_pc[site->index];
   invalidate(h, page_of(va), page_of(va) + kPage);
-  if (!running || running->valid) return true;
-  // The running block was made from the page it now writes: as QEMU does, run the store alone
-  // (its slow path, through the helper, on the same state) and leave the block right after it.
-  for (const auto& f : running->bc.faults) {
-    if (running->bc.code + f.host_off != reinterpret_cast<const uint8_t*>(rip) || !f.slow_off) continue;
-    rip = reinterpret_cast<greg_t>(running->bc.code + f.slow_off);
-    h.code_written = true;
-    break;
-  }
+  // The store overwrote its own block: as QEMU does, run it alone (its slow path, through the
+  // helper, from the same host state) and leave the block right after it.
+  if (site && site->slow_off && h.code_written) rip = reinterpret_cast<greg_t>(b->bc.code + site->slow_off);
   return true;
 }
 
 bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
-  const auto* rip = reinterpret_cast<const uint8_t*>(ctx.uc_mcontext.gregs[REG_RIP]);
-  if (!arena_.contains(rip)) return false;
-  Block* b = block_at_host(rip);
-  if (!b) return false;
-  const uint32_t off = static_cast<uint32_t>(rip - b->bc.code);
-  for (const auto& f : b->bc.faults) {
-    if (f.host_off != off) continue;
-    h.pc = b->bc.insn_pc[f.index];
-    h.instret = static_cast<uint64_t>(ctx.uc_mcontext.gregs[REG_R15]) + f.pending;
-    const bool ring = h.transfer_sink;
-    auto host = [&](unsigned i) { return static_cast<uint64_t>(ctx.uc_mcontext.gregs[kGregOfId[x64::mapped_host_id(i)]]); };
-    for (unsigned i = 0; i < mapped_regs(ring); i++) h.x[x64::kMappedGuestOrder[i]] = host(i);
-    if (ring) h.transfers.next = host(x64::kMaxMappedRegs - 1);
-    return true;
-  }
-  return false;
+  auto [b, f] = fault_site_at(reinterpret_cast<const void*>(ctx.uc_mcontext.gregs[REG_RIP]));
+  if (!f) return false;
+  h.pc = b->bc.insn_pc[f->index];
+  h.instret = static_cast<uint64_t>(ctx.uc_mcontext.gregs[REG_R15]) + f->pending;
+  const bool ring = h.transfer_sink;
+  auto host = [&](unsigned i) { return static_cast<uint64_t>(ctx.uc_mcontext.gregs[kGregOfId[x64::mapped_host_id(i)]]); };
+  for (unsigned i = 0; i < mapped_regs(ring); i++) h.x[x64::kMappedGuestOrder[i]] = host(i);
+  if (ring) h.transfers.next = host(x64::kMaxMappedRegs - 1);
+  return true;
 }
 
 uint32_t JitEngine::run_one_block(Hart& h) {

@@ -74,6 +74,8 @@ class JitEngine final : public Engine, public HostFaultHooks {
   void drop(Block* b);
   void flush_all(Hart& h);
   Block* block_at_host(const void* p) const;
+  // The block whose code holds host address p, and the fault site (inline load or store) there.
+  std::pair<Block*, const x64::FaultSite*> fault_site_at(const void* host) const;
   // Interprets up to the deadline; false if a trap handler said stop.
   bool step_to_deadline(Hart& h, TrapHandler& traps);
 
