@@ -19,6 +19,7 @@ struct UserOptions {
   std::vector<std::string> argv;    // argv[0] included
   std::vector<std::string> envp;
   std::string sysroot;              // where PT_INTERP and absolute library paths are looked up first
+  std::string cpu = "rv64";         // QEMU-style rv64,EXT=on|off,... (csr/extensions.h)
   EngineOptions engine;
   bool transfer_sink = false;       // record every branch and jump in hart().transfers
   RunLimits limits;                 // --timeout, --max-insns (they need engine.deadlines)

@@ -72,7 +72,7 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
     harts_.push_back(std::make_unique<Hart>());
     Hart& h = *harts_.back();
     h.hartid = i;
-    h.csr.isa = isa;
+    csr::set_isa(h, isa);
     h.csr.clock = &clock_;
     csr::reset(h);
     raw.push_back(&h);
@@ -381,6 +381,12 @@ SystemResult VirtMachine::run() {
       if (stopped_) break;
       if (h.waiting && !wake_condition(h)) continue;
       ran = true;
+      // Harts take turns on this thread, so another hart's store to a reserved granule can only
+      // come between turns: dropping every reservation at each turn keeps LR/SC atomic without
+      // watching stores (JIT, interpreter, AMOs, MMIO). An SC then fails spuriously at most once
+      // a slice, which the spec allows, and LR/SC loops still make progress.
+      if (harts_.size() > 1)
+        for (auto& other : harts_) other->reservation = ~0ull;
       slice_start_ = h.instret;
       h.request_exit();  // on_budget runs first: it delivers what is pending and sets the slice
       engine_->run(h, *this);

@@ -144,6 +144,8 @@ int main(int argc, char** argv) {
                   "Directory searched first for the ELF interpreter and absolute paths (like qemu -L)")
       ->check(CLI::ExistingDirectory);
   run->add_flag("--stats", stats, "Print instructions retired, wall time and MIPS on exit");
+  run->add_option("--cpu", user.cpu, "rv64 with extensions switched: rv64,EXT=on|off,... (all on by default)")
+      ->capture_default_str();
   LimitArgs run_limit_args;
   add_limit_options(run, run_limit_args);
   add_engine_options(run, user.engine);
