@@ -39,6 +39,7 @@ class CheckMemory final : public HartEnv {
     return inner_->load(h, va, out, size);
   }
   bool store(Hart& h, uint64_t va, const void* in, unsigned size) override {
+    settle();
     if (va < limit_) {
       uint64_t before;
       if (!read_for_store(h, va, size, before)) return false;
@@ -71,12 +72,20 @@ class CheckMemory final : public HartEnv {
   void* amo(Hart& h, uint64_t va, unsigned size) override {
     // AMOs are aligned: what they overwrite is read with a write access (a locked add of 0), so that
     // a fault is the AMO's own. What they write is settled at the next write or boundary.
+    // (cbo.zero asks for a whole cache block: logged 8 bytes at a time.)
+    auto log_all = [&](uint8_t* host, bool locked) {
+      for (unsigned k = 0; k < size; k += 8) {
+        const unsigned n = std::min(size - k, 8u);
+        log(host + k, va + k, n, locked ? locked_read(host + k, n) : read(host + k, n));
+      }
+    };
+    settle();
     if (va < limit_) {
-      log(base_ + va, va, size, locked_read(base_ + va, size));
+      log_all(base_ + va, true);
       return base_ + va;
     }
     uint8_t* host;
-    if (inner_->probe(h, va, size, true, host) == Target::Ram && host) log(host, va, size, read(host, size));
+    if (inner_->probe(h, va, size, true, host) == Target::Ram && host) log_all(host, false);
     return inner_->amo(h, va, size);
   }
   bool fetch16(Hart& h, uint64_t va, uint16_t& out) override { return inner_->fetch16(h, va, out); }
@@ -150,10 +159,8 @@ class CheckMemory final : public HartEnv {
     at_device_ = true;
     return false;
   }
-  void log(uint8_t* host, uint64_t va, unsigned size, uint64_t before) {
-    settle();
-    writes_.push_back({host, va, size, before, 0});
-  }
+  // Callers settle first: an AMO's writes are settled only after it (at the next access or mark).
+  void log(uint8_t* host, uint64_t va, unsigned size, uint64_t before) { writes_.push_back({host, va, size, before, 0}); }
   void settle() {
     for (; settled_ < writes_.size(); settled_++) writes_[settled_].after = read(writes_[settled_].host, writes_[settled_].size);
   }
@@ -255,10 +262,10 @@ std::string compare(Hart& ref, Status ref_st, const Hart& jit, uint32_t jit_exit
 }
 
 // Whether translated code returns to the exec loop after the block ran `done` instructions with `st`:
-// at a trap or stop, or after a last instruction that runs out of line (a CSR access, a system
+// at a trap or stop, after a store that overwrote the block, or after a last instruction that runs out of line (a CSR access, a system
 // instruction), where a branch or jump leaves by a chainable exit.
-bool returns_to_loop(const x64::BlockCode& b, Status st, uint64_t done) {
-  if (st == Status::Trap || st == Status::Exit) return true;
+bool returns_to_loop(const x64::BlockCode& b, const Hart& ref, Status st, uint64_t done) {
+  if (st == Status::Trap || st == Status::Exit || ref.code_written) return true;
   const uint16_t f = b.insns.back().flags();
   return done == b.insns.size() && (f & kEnd) && !(f & (kBranch | kJump));
 }
@@ -300,8 +307,8 @@ void CheckEngine::invalidate(Hart& h, uint64_t start, uint64_t end) {
   jit_.invalidate(h, start, end);
 }
 
-bool CheckEngine::on_code_write(Hart& h, uint64_t va) {
-  const bool hit = jit_.on_code_write(h, va);
+bool CheckEngine::on_code_write(Hart& h, uint64_t va, ucontext_t& ctx) {
+  const bool hit = jit_.on_code_write(h, va, ctx);
   code_changed_ |= hit;
   return hit;
 }
@@ -310,7 +317,9 @@ Status CheckEngine::interpret(const x64::BlockCode& b, unsigned n) {
   HostFaultScope scope(ref_, this, flat_limit_);
   if (sigsetjmp(scope.resume, 0)) return Status::Trap;
   Status st = Status::Next;
-  for (unsigned k = 0; k < n && st == Status::Next; k++) st = interp_.execute(ref_, b.insns[k]);
+  // Translated code also leaves the block right after a store that overwrote it (Hart::code_written,
+  // set by JitEngine::invalidate for the interpreter's stores as for its own).
+  for (unsigned k = 0; k < n && st == Status::Next && !ref_.code_written; k++) st = interp_.execute(ref_, b.insns[k]);
   return st;
 }
 
@@ -377,6 +386,7 @@ void CheckEngine::begin(const Hart& h) {
   mem_->begin(h);
   ref_.env = mem_.get();
   ref_.mem_limit = 0;  // every access through mem_
+  ref_.code_written = false;
   flat_limit_ = h.mem_limit;
   code_changed_ = false;
   boundaries_.clear();
@@ -426,7 +436,7 @@ uint32_t CheckEngine::check(Hart& h) {
 
   // Follow the chain while translated code could: `next` is the length of the block the interpreter
   // did not go on into although translated code might have (0: unknown).
-  bool stops = returns_to_loop(*b, st, ref_.instret - start);
+  bool stops = returns_to_loop(*b, ref_, st, ref_.instret - start);
   unsigned next = 0;
   while (!stops && !code_changed_) {
     const uint64_t pc = ref_.pc;
@@ -450,7 +460,7 @@ uint32_t CheckEngine::check(Hart& h) {
       break;
     }
     mark(pc, st);
-    stops = returns_to_loop(*b, st, ref_.instret - entry);
+    stops = returns_to_loop(*b, ref_, st, ref_.instret - entry);
   }
   mem_->undo();
 

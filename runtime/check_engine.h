@@ -33,7 +33,7 @@ class CheckEngine final : public Engine, public HostFaultHooks {
   std::string summary() const override;
 
   // HostFaultHooks, for both passes: the JIT's, noting when code changed under the interpreter.
-  bool on_code_write(Hart& h, uint64_t va) override;
+  bool on_code_write(Hart& h, uint64_t va, ucontext_t& ctx) override;
   bool recover(Hart& h, const ucontext_t& ctx) override { return jit_.recover(h, ctx); }
 
  private:

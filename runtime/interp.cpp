@@ -42,7 +42,7 @@ Status Interpreter::step(Hart& h) {
     uint32_t raw;
     if (!fetch_insn(h, raw)) return Status::Trap;
     e.pc = h.pc;
-    e.insn = decode(raw);
+    e.insn = decode(raw, h.csr.isa);
   }
   return execute(h, e.insn);
 }

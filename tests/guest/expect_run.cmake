@@ -1,6 +1,7 @@
-# cmake [-DEXPECTED=<file>] [-DSTATUS=<n>] [-DSTDERR=<regex>] -P expect_stdout.cmake -- <command> [args...]
-# Runs the command; passes when it exits with STATUS (default 0), its stdout equals the contents of
-# EXPECTED when given, and its stderr matches STDERR when given.
+# cmake [-DSTATUS=<n>] [-DEXPECTED=<file>] [-DSTDERR=<regex>] -P expect_run.cmake -- <command> [args...]
+# Runs the command; passes when it exits with status n (0 by default; for a command a signal
+# killed, n is the signal's description, e.g. "Illegal instruction"), its stdout equals the file's
+# contents when EXPECTED is given, and its stderr matches the regex when STDERR is given.
 # (A PASS_REGULAR_EXPRESSION would ignore the exit status.)
 set(cmd)
 set(after_separator FALSE)
@@ -23,13 +24,13 @@ endif()
 if(NOT rc STREQUAL "${STATUS}")
   message(FATAL_ERROR "exit status ${rc}, expected ${STATUS}")
 endif()
-if(DEFINED STDERR AND NOT err MATCHES "${STDERR}")
-  message(FATAL_ERROR "stderr does not match: ${STDERR}")
-endif()
 if(DEFINED EXPECTED)
   file(READ "${EXPECTED}" expected)
   if(NOT out STREQUAL expected)
     message(NOTICE "--- expected\n${expected}--- got\n${out}---")
     message(FATAL_ERROR "stdout differs from ${EXPECTED}")
   endif()
+endif()
+if(DEFINED STDERR AND NOT err MATCHES "${STDERR}")
+  message(FATAL_ERROR "stderr does not match: ${STDERR}")
 endif()
