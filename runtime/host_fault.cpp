@@ -3,8 +3,14 @@
 #include <signal.h>
 #include <ucontext.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <mutex>
 
+#include "runtime/diag.h"
 #include "runtime/guest_vm.h"
 
 namespace brisk {
@@ -15,13 +21,14 @@ thread_local Hart* t_hart = nullptr;
 thread_local sigjmp_buf* t_resume = nullptr;
 thread_local HostFaultHooks* t_hooks = nullptr;
 thread_local uint64_t t_limit = 0;
+thread_local bool t_in_guest = false;
 
 constexpr uint64_t kPageFaultWriteBit = 2;  // x86 page-fault error code: the access was a write
 
 void on_host_fault(int sig, siginfo_t* si, void* ctx) {
   Hart* h = t_hart;
   auto* addr = static_cast<uint8_t*>(si->si_addr);
-  if (h && t_resume && addr >= h->mem_base && addr < h->mem_base + t_limit + GuestVm::kGuard) {
+  if (h && t_resume && t_in_guest && addr >= h->mem_base && addr < h->mem_base + t_limit + GuestVm::kGuard) {
     uint64_t va = static_cast<uint64_t>(addr - h->mem_base);
     const auto& uc = *static_cast<ucontext_t*>(ctx);
     bool write = uc.uc_mcontext.gregs[REG_ERR] & kPageFaultWriteBit;
@@ -36,10 +43,16 @@ void on_host_fault(int sig, siginfo_t* si, void* ctx) {
     else
       c = write ? cause::kStoreAmoPageFault : cause::kLoadPageFault;
     h->raise(c, va);
+    t_in_guest = false;
     siglongjmp(*t_resume, 1);
   }
-  // Not guest memory: a bug in brisk itself. Let the default action report it.
-  signal(sig, SIG_DFL);
+  // A bug in brisk itself. Only async-signal-safe calls from here: the heap may be what broke.
+  char line[160];
+  int n = std::snprintf(line, sizeof line, "brisk: internal error: SIG%s at host address %p, guest pc %#llx\n",
+                        sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", si->si_addr,
+                        static_cast<unsigned long long>(h ? h->pc : 0));
+  if (n > 0) (void)!write(diag_fd(), line, std::min<size_t>(static_cast<size_t>(n), sizeof line - 1));
+  _exit(kInternalErrorStatus);
 }
 
 void install_once() {
@@ -55,6 +68,9 @@ void install_once() {
 }
 
 }  // namespace
+
+GuestCode::GuestCode() : outer_(t_in_guest) { t_in_guest = true; }
+GuestCode::~GuestCode() { t_in_guest = outer_; }
 
 HostFaultScope::HostFaultScope(Hart& h, HostFaultHooks* hooks, uint64_t limit)
     : prev_hart_(t_hart), prev_resume_(t_resume), prev_hooks_(t_hooks), prev_limit_(t_limit) {

@@ -228,6 +228,7 @@ uint32_t JitEngine::run_one_block(Hart& h) {
   // A table nobody fills: indirect exits always come back here.
   static LookupTable empty{};
   h.jit_lookup = empty.data();
+  GuestCode guest;
   return tramp_[h.transfer_sink].enter(&h, b->bc.code);
 }
 
@@ -260,7 +261,10 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
     LookupTable& lookup = lookup_for(h, b->mode);
     lookup[x64::lookup_index(h.pc)] = {h.pc, b->bc.code};
     h.jit_lookup = lookup.data();
-    const uint32_t exit = tramp_[h.transfer_sink].enter(&h, b->bc.code);
+    const uint32_t exit = [&] {
+      GuestCode guest;
+      return tramp_[h.transfer_sink].enter(&h, b->bc.code);
+    }();
     switch (exit) {
       case x64::kExitDispatch: break;
       case x64::kExitLink: {
