@@ -102,6 +102,27 @@ void GuestVm::forget(uint64_t start, uint64_t end) {
 void GuestVm::record(uint64_t start, const Mapping& m) {
   forget(start, m.end);
   vmas_.emplace(start, m);
+  merge(start, m.end);
+}
+
+void GuestVm::merge(uint64_t start, uint64_t end) {
+  // As Linux does, a mapping joins the one before it when it continues it: same protection, same
+  // file (or none) at the next offset.
+  auto it = vmas_.lower_bound(start);
+  if (it != vmas_.begin()) --it;
+  while (it != vmas_.end() && it->first <= end) {
+    auto next = std::next(it);
+    if (next == vmas_.end()) break;
+    const Mapping& a = it->second;
+    const Mapping& b = next->second;
+    if (a.end == next->first && a.prot == b.prot && a.shared == b.shared && a.dev == b.dev && a.ino == b.ino &&
+        a.path == b.path && (a.path.empty() || a.offset + (a.end - it->first) == b.offset)) {
+      it->second.end = b.end;
+      vmas_.erase(next);
+    } else {
+      it = next;
+    }
+  }
 }
 
 void GuestVm::release(uint64_t start, uint64_t end) {
@@ -114,7 +135,6 @@ int64_t GuestVm::map(uint64_t addr, uint64_t len, int prot, int flags, int fd, u
   if (len == 0 || (offset & (kPage - 1))) return -EINVAL;
   len = page_up(len);
   if (len == 0 || len > kLimit) return -ENOMEM;  // a length that rounds past 2^64 wraps to 0
-  if (offset + len < offset) return -EOVERFLOW;
   const bool fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
   if (fixed) {
     if (addr & (kPage - 1)) return -EINVAL;
@@ -174,6 +194,7 @@ int64_t GuestVm::protect(uint64_t addr, uint64_t len, int prot) {
   split(addr);
   split(end);
   for (auto it = vmas_.lower_bound(addr); it != vmas_.end() && it->first < end; ++it) it->second.prot = prot;
+  merge(addr, end);
   return 0;
 }
 
@@ -271,6 +292,7 @@ void GuestVm::name_anonymous(const std::string& path) {
     m.dev = st.st_dev;
     m.ino = st.st_ino;
   }
+  merge(0, kLimit);
 }
 
 void GuestVm::for_each(const std::function<void(uint64_t, const Mapping&)>& fn) const {

@@ -67,6 +67,7 @@ class GuestVm {
 
   void set_brk_start(uint64_t addr) { brk_start_ = brk_ = page_up(addr); }
   uint64_t brk_start() const { return brk_start_; }
+  uint64_t program_break() const { return brk_; }
   uint64_t brk(uint64_t addr);
 
   // Gives every mapping that has no file the file `path` (the ELF loader copies segments into
@@ -104,6 +105,8 @@ class GuestVm {
   void split(uint64_t at);
   // Replaces whatever the map says about [start, m.end) with m.
   void record(uint64_t start, const Mapping& m);
+  // Joins the mappings in and around [start, end) that continue one another.
+  void merge(uint64_t start, uint64_t end);
   // Drops [start, end) from the map.
   void forget(uint64_t start, uint64_t end);
   // Gives [start, end) back to the host reservation.
