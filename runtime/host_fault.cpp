@@ -58,6 +58,7 @@ void on_host_fault(int sig, siginfo_t* si, void* ctx) {
 void install_once() {
   static std::once_flag once;
   std::call_once(once, [] {
+    diag_fd();  // opened now: the handler may only write to it
     struct sigaction sa = {};
     sa.sa_sigaction = on_host_fault;
     sa.sa_flags = SA_SIGINFO | SA_NODEFER;  // nothing blocked after a siglongjmp out of the handler

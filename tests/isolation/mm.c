@@ -7,7 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "check_c.h"
+#include "isolation.h"
 
 #define PG 4096ul
 #define RW (PROT_READ | PROT_WRITE)
@@ -16,13 +16,6 @@
 static volatile uint64_t global = 42;
 
 static long raw(long n, long a, long b, long c, long d, long e, long f) { return syscall(n, a, b, c, d, e, f); }
-
-#define CHECK_ERRNO(call, e)   \
-    do {                       \
-        errno = 0;             \
-        CHECK_EQ((call), -1);  \
-        CHECK_EQ(errno, (e));  \
-    } while (0)
 
 /* p..p+len is mapped, readable and holds `fill`. */
 static void check_intact(const char *p, size_t len, char fill) {

@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "check_c.h"
+#include "isolation.h"
 
 /* riscv64 Linux's user space ends here (Sv39). */
 #define TASK_SIZE 0x4000000000ull
@@ -56,21 +56,15 @@ static void check_mem(const char *path, int dirfd) {
     static const uint64_t elsewhere[] = {0, 0x1000, 0x555555554000ull, 0x7ffff7dd0000ull, TASK_SIZE,
                                          0xffffffffffff0000ull};
     for (size_t k = 0; k < sizeof elsewhere / sizeof *elsewhere; k++) {
-        errno = 0;
-        CHECK_EQ(pread(fd, &v, sizeof v, (off_t)elsewhere[k]), -1);
-        CHECK_EQ(errno, EIO);
-        errno = 0;
-        CHECK_EQ(pwrite(fd, "\xcc", 1, (off_t)elsewhere[k]), -1);
-        CHECK_EQ(errno, EIO);
+        CHECK_ERRNO(pread(fd, &v, sizeof v, (off_t)elsewhere[k]), EIO);
+        CHECK_ERRNO(pwrite(fd, "\xcc", 1, (off_t)elsewhere[k]), EIO);
     }
     /* The file position is an address; there is no end to seek from. */
     CHECK_EQ(lseek(fd, (off_t)(uintptr_t)&target, SEEK_SET), (off_t)(uintptr_t)&target);
     CHECK_EQ(read(fd, &v, sizeof v), sizeof v);
     CHECK_EQ(v, target);
     CHECK_EQ(lseek(fd, 0, SEEK_CUR), (off_t)(uintptr_t)&target + 8);
-    errno = 0;
-    CHECK_EQ(lseek(fd, 0, SEEK_END), -1);
-    CHECK_EQ(errno, EINVAL);
+    CHECK_ERRNO(lseek(fd, 0, SEEK_END), EINVAL);
     close(fd);
 }
 
@@ -211,13 +205,9 @@ static void check_mem_code(void) {
     uint64_t *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     CHECK(ro != MAP_FAILED);
     fd = open("/proc/self/mem", O_RDWR);
-    errno = 0;
-    CHECK_EQ(pwrite(fd, "x", 1, (off_t)(uintptr_t)ro), -1);
-    CHECK_EQ(errno, EIO);
+    CHECK_ERRNO(pwrite(fd, "x", 1, (off_t)(uintptr_t)ro), EIO);
     munmap(code, 4096);
-    errno = 0;
-    CHECK_EQ(pread(fd, &li2, 4, (off_t)(uintptr_t)code), -1);
-    CHECK_EQ(errno, EIO);
+    CHECK_ERRNO(pread(fd, &li2, 4, (off_t)(uintptr_t)code), EIO);
     close(fd);
 }
 
@@ -277,13 +267,9 @@ int main(int argc, char **argv) {
     static const char *refused[] = {"pagemap", "smaps", "smaps_rollup", "syscall", "map_files", "clear_refs"};
     for (size_t k = 0; k < sizeof refused / sizeof *refused; k++) {
         snprintf(path, sizeof path, "/proc/self/%s", refused[k]);
-        errno = 0;
-        CHECK_EQ(open(path, O_RDONLY), -1);
-        CHECK_EQ(errno, EACCES);
+        CHECK_ERRNO(open(path, O_RDONLY), EACCES);
         snprintf(path, sizeof path, "/proc/thread-self/%s", refused[k]);
-        errno = 0;
-        CHECK_EQ(open(path, O_RDONLY), -1);
-        CHECK_EQ(errno, strcmp(refused[k], "map_files") ? EACCES : ENOENT); /* tasks have no map_files */
+        CHECK_ERRNO(open(path, O_RDONLY), strcmp(refused[k], "map_files") ? EACCES : ENOENT); /* tasks have no map_files */
     }
 
     /* No descriptor the guest can use is brisk's: each one it can query it can also replace. */

@@ -7,7 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "check_c.h"
+#include "isolation.h"
 
 struct k_sigaction {
     uintptr_t handler;
@@ -22,13 +22,6 @@ struct k_stack {
 };
 
 static long raw(long n, long a, long b, long c, long d) { return syscall(n, a, b, c, d); }
-
-#define CHECK_ERRNO(call, e)   \
-    do {                       \
-        errno = 0;             \
-        CHECK_EQ((call), -1);  \
-        CHECK_EQ(errno, (e));  \
-    } while (0)
 
 int main(void) {
     const long pid = getpid(), tid = syscall(SYS_gettid);
