@@ -21,14 +21,13 @@ thread_local Hart* t_hart = nullptr;
 thread_local sigjmp_buf* t_resume = nullptr;
 thread_local HostFaultHooks* t_hooks = nullptr;
 thread_local uint64_t t_limit = 0;
-thread_local bool t_in_guest = false;
 
 constexpr uint64_t kPageFaultWriteBit = 2;  // x86 page-fault error code: the access was a write
 
 void on_host_fault(int sig, siginfo_t* si, void* ctx) {
   Hart* h = t_hart;
   auto* addr = static_cast<uint8_t*>(si->si_addr);
-  if (h && t_resume && t_in_guest && addr >= h->mem_base && addr < h->mem_base + t_limit + GuestVm::kGuard) {
+  if (h && t_resume && GuestCode::running && addr >= h->mem_base && addr < h->mem_base + t_limit + GuestVm::kGuard) {
     uint64_t va = static_cast<uint64_t>(addr - h->mem_base);
     const auto& uc = *static_cast<ucontext_t*>(ctx);
     bool write = uc.uc_mcontext.gregs[REG_ERR] & kPageFaultWriteBit;
@@ -43,7 +42,7 @@ void on_host_fault(int sig, siginfo_t* si, void* ctx) {
     else
       c = write ? cause::kStoreAmoPageFault : cause::kLoadPageFault;
     h->raise(c, va);
-    t_in_guest = false;
+    GuestCode::running = false;
     siglongjmp(*t_resume, 1);
   }
   // A bug in brisk itself. Only async-signal-safe calls from here: the heap may be what broke.
@@ -69,9 +68,6 @@ void install_once() {
 }
 
 }  // namespace
-
-GuestCode::GuestCode() : outer_(t_in_guest) { t_in_guest = true; }
-GuestCode::~GuestCode() { t_in_guest = outer_; }
 
 HostFaultScope::HostFaultScope(Hart& h, HostFaultHooks* hooks, uint64_t limit)
     : prev_hart_(t_hart), prev_resume_(t_resume), prev_hooks_(t_hooks), prev_limit_(t_limit) {

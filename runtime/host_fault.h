@@ -20,10 +20,13 @@ constexpr int kInternalErrorStatus = 70;
 // siglongjmps out skips the destructor; the handler clears the mark itself.
 class GuestCode {
  public:
-  GuestCode();
-  ~GuestCode();
+  GuestCode() : outer_(running) { running = true; }
+  ~GuestCode() { running = outer_; }
   GuestCode(const GuestCode&) = delete;
   GuestCode& operator=(const GuestCode&) = delete;
+
+  // Whether this thread is inside one. Inline: the interpreter marks every step.
+  static inline thread_local bool running = false;
 
  private:
   bool outer_;

@@ -81,7 +81,8 @@ static void check_maps(const char *exe) {
         char perms[5];
         unsigned maj, min;
         int name_at = 0;
-        CHECK_EQ(sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &lo, &hi, perms, &off, &maj, &min, &ino, &name_at), 7);
+        CHECK_EQ(sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &lo, &hi, perms, &off, &maj, &min, &ino,
+                        &name_at), 7);
         const char *name = line + name_at;
         if (lo >= TASK_SIZE || hi > TASK_SIZE || lo >= hi) fprintf(stderr, "not a guest mapping: %s\n", line);
         CHECK(lo < hi && hi <= TASK_SIZE);
@@ -269,7 +270,8 @@ int main(int argc, char **argv) {
         snprintf(path, sizeof path, "/proc/self/%s", refused[k]);
         CHECK_ERRNO(open(path, O_RDONLY), EACCES);
         snprintf(path, sizeof path, "/proc/thread-self/%s", refused[k]);
-        CHECK_ERRNO(open(path, O_RDONLY), strcmp(refused[k], "map_files") ? EACCES : ENOENT); /* tasks have no map_files */
+        /* A task has no map_files of its own. */
+        CHECK_ERRNO(open(path, O_RDONLY), strcmp(refused[k], "map_files") ? EACCES : ENOENT);
     }
 
     /* No descriptor the guest can use is brisk's: each one it can query it can also replace. */
