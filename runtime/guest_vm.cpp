@@ -225,10 +225,14 @@ int64_t GuestVm::remap(uint64_t old_addr, uint64_t old_len, uint64_t new_len, in
   }
   code_change(old_addr, old_addr + old_len);
   if (!(flags & MREMAP_FIXED) && range_free(old_addr + old_len, old_addr + new_len)) {
-    if (mremap(base_ + old_addr, old_len, new_len, 0) == MAP_FAILED) return -errno;
-    m.end = old_addr + new_len;
-    record(old_addr, m);
-    return static_cast<int64_t>(old_addr);
+    // The host grows a mapping in place only into a hole: open one in the reservation.
+    munmap(base_ + old_addr + old_len, new_len - old_len);
+    if (mremap(base_ + old_addr, old_len, new_len, 0) != MAP_FAILED) {
+      m.end = old_addr + new_len;
+      record(old_addr, m);
+      return static_cast<int64_t>(old_addr);
+    }
+    release(old_addr + old_len, old_addr + new_len);
   }
   if (!(flags & MREMAP_MAYMOVE)) return -ENOMEM;
   uint64_t dest = (flags & MREMAP_FIXED) ? new_addr : find_free(new_len);

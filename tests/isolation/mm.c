@@ -95,6 +95,18 @@ int main(void) {
     CHECK_ERRNO(msync(p, -(unsigned long)(uintptr_t)p + PG, MS_SYNC), ENOMEM);
     check_intact(p, 4 * PG, 'a');
 
+    /* mremap grows in place into free space, and only moves when allowed to. */
+    char *q = mmap(NULL, 12 * PG, RW, ANON, -1, 0); /* q's first page, a hole, a last page in the way */
+    CHECK(q != MAP_FAILED);
+    CHECK_EQ(munmap(q + PG, 10 * PG), 0);
+    q[0] = 'q';
+    CHECK_EQ(raw(SYS_mremap, (long)q, PG, 2 * PG, 0, 0, 0), (long)q);
+    CHECK_EQ(q[0], 'q');
+    q[PG] = 'r';
+    CHECK_ERRNO(raw(SYS_mremap, (long)q, 2 * PG, 20 * PG, 0, 0, 0), ENOMEM);
+    CHECK_EQ(q[PG], 'r');
+    CHECK_EQ(munmap(q, 12 * PG), 0);
+
     /* brk beyond the address space, or with a size that wraps, leaves the break where it was. */
     long cur = raw(SYS_brk, 0, 0, 0, 0, 0, 0);
     CHECK(cur > 0);
