@@ -95,7 +95,7 @@ LinuxUser::ProcEntry LinuxUser::proc_entry(const std::string& canonical) const {
 int64_t LinuxUser::proc_open(int fd, int flags) {
   const std::string canonical = fd_path(fd);
   // Following /proc/self/exe opened brisk's binary.
-  ProcEntry e = canonical == host_exe_ ? ProcEntry::Exe : proc_entry(canonical);
+  ProcEntry e = !host_exe_.empty() && canonical == host_exe_ ? ProcEntry::Exe : proc_entry(canonical);
   if (e == ProcEntry::None) return fd;
   close(fd);
   switch (e) {

@@ -55,14 +55,14 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
   char* abs = realpath(opt_.program.c_str(), nullptr);
   exe_path_ = abs ? abs : opt_.program;
   free(abs);
+  char self[PATH_MAX];
   struct stat st;
-  int self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-  host_exe_ = fd_path(self);
-  if (fstat(self, &st) == 0) {
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self);
+  if (n > 0 && stat("/proc/self/exe", &st) == 0) {
+    host_exe_.assign(self, static_cast<size_t>(n));
     host_exe_dev_ = st.st_dev;
     host_exe_ino_ = st.st_ino;
   }
-  if (self >= 0) close(self);
   LoadedElf exe = load_elf(vm_, opt_.program, false);
   vm_.name_anonymous(exe_path_);
   uint64_t interp_base = 0;
