@@ -128,10 +128,12 @@ int64_t LinuxUser::proc_readlink(int dirfd, const std::string& path, char* buf, 
   int64_t r;
   struct stat st;
   switch (proc_entry(fd_path(f))) {
-    case ProcEntry::Exe:
-      r = static_cast<int64_t>(std::min(size, exe_path_.size()));
-      std::memcpy(buf, exe_path_.data(), static_cast<size_t>(r));
+    case ProcEntry::Exe: {
+      const std::string name = guest_name(exe_path_);
+      r = static_cast<int64_t>(std::min(size, name.size()));
+      std::memcpy(buf, name.data(), static_cast<size_t>(r));
       break;
+    }
     case ProcEntry::Denied: r = -EACCES; break;
     case ProcEntry::Hidden: r = -ENOENT; break;
     default:
@@ -142,6 +144,11 @@ int64_t LinuxUser::proc_readlink(int dirfd, const std::string& path, char* buf, 
   }
   close(f);
   return r;
+}
+
+std::string LinuxUser::guest_name(const std::string& host) const {
+  if (opt_.sysroot.empty() || !host.starts_with(opt_.sysroot + "/")) return host;
+  return host.substr(opt_.sysroot.size());
 }
 
 std::string LinuxUser::comm() const {
@@ -163,8 +170,7 @@ std::string LinuxUser::proc_maps() const {
                                    (m.prot & PROT_READ) ? 'r' : '-', (m.prot & PROT_WRITE) ? 'w' : '-',
                                    (m.prot & PROT_EXEC) ? 'x' : '-', m.shared ? 's' : 'p', m.offset,
                                    major(m.dev), minor(m.dev), m.ino);
-    std::string name = m.path;
-    if (!opt_.sysroot.empty() && name.starts_with(opt_.sysroot + "/")) name.erase(0, opt_.sysroot.size());
+    std::string name = guest_name(m.path);
     if (name.empty() && start <= brk && m.end >= vm_.brk_start()) name = "[heap]";
     if (name.empty() && start <= start_stack_ && m.end >= start_stack_) name = "[stack]";
     if (!name.empty()) {

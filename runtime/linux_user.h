@@ -88,6 +88,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   std::string proc_stat() const;
   std::string guest_bytes(uint64_t start, uint64_t end) const;
   std::string comm() const;
+  // A host path as the guest names it: without the --sysroot prefix host_path adds.
+  std::string guest_name(const std::string& host) const;
   // An emulated /proc/<pid>/mem: guest memory with the guest's permissions at file offset = address.
   bool is_mem_file(int fd) const;
   // Moves len bytes between the guest buffer at buf and the guest memory at pos; the count, or
