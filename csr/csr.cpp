@@ -63,6 +63,17 @@ Status check_stimecmp(Hart& h, const Insn& i, bool) {
   return Status::Next;
 }
 
+// The FIOM and CMO fields of menvcfg/senvcfg after writing v (machine.adoc, "menvcfg"): CBIE and
+// CBCFE exist with Zicbom, CBZE with Zicboz; CBIE is WARL and keeps its value on a write of the
+// reserved 0b10.
+uint64_t write_envcfg(const Hart& h, uint64_t old, uint64_t v) {
+  uint64_t mask = ENVCFG_FIOM;
+  if (h.csr.isa.has(Ext::Zicbom)) mask |= ENVCFG_CBIE | ENVCFG_CBCFE;
+  if (h.csr.isa.has(Ext::Zicboz)) mask |= ENVCFG_CBZE;
+  if ((v & ENVCFG_CBIE) == (2ull << 4)) v = (v & ~ENVCFG_CBIE) | (old & ENVCFG_CBIE);
+  return v & mask;
+}
+
 void define_fp(Table& t) {
   t[CSR_FFLAGS] = {[](Hart& h, uint16_t) -> uint64_t { return h.fflags; },
                    [](Hart& h, uint16_t, uint64_t v) {
@@ -104,11 +115,7 @@ void define_machine(Table& t) {
   t[CSR_MSTATUS] = {[](Hart& h, uint16_t) { return with_sd(h.csr.mstatus); },
                     [](Hart& h, uint16_t, uint64_t v) { write_mstatus(h, v, kMstatusWritable); }};
   t[CSR_MISA] = {[](Hart& h, uint16_t) {
-                   uint64_t m = MISA_MXL_64 | misa_letter('S') | misa_letter('U');
-                   for (auto [e, c] : {std::pair{Ext::I, 'I'}, {Ext::M, 'M'}, {Ext::A, 'A'}, {Ext::F, 'F'},
-                                       {Ext::D, 'D'}, {Ext::C, 'C'}})
-                     if (h.csr.isa.has(e)) m |= misa_letter(c);
-                   return m;
+                   return MISA_MXL_64 | misa_letter('S') | misa_letter('U') | h.csr.isa.letters();
                  },
                  [](Hart&, uint16_t, uint64_t) {}};  // WARL: the extensions are fixed at start-up
   t[CSR_MEDELEG] = {[](Hart& h, uint16_t) { return h.csr.medeleg; },
@@ -143,10 +150,10 @@ void define_machine(Table& t) {
                   [](Hart& h, uint16_t, uint64_t v) { h.csr.mtval = v; }};
   t[CSR_MENVCFG] = {[](Hart& h, uint16_t) { return h.csr.menvcfg; },
                     [](Hart& h, uint16_t, uint64_t v) {
-                      uint64_t mask = ENVCFG_FIOM | ENVCFG_CBIE | ENVCFG_CBCFE | ENVCFG_CBZE;
+                      uint64_t mask = 0;
                       if (h.csr.isa.has(Ext::Sstc)) mask |= MENVCFG_STCE;
                       if (h.csr.isa.has(Ext::Smcdeleg)) mask |= MENVCFG_CDE;
-                      h.csr.menvcfg = v & mask;
+                      h.csr.menvcfg = (v & mask) | write_envcfg(h, h.csr.menvcfg, v);
                       interrupts_changed(h);
                     }};
   // PMP registers are accepted and read back, but not enforced (see README).
@@ -190,7 +197,7 @@ void define_supervisor(Table& t) {
                   [](Hart& h, uint16_t, uint64_t v) { h.csr.stval = v; }};
   t[CSR_SENVCFG] = {[](Hart& h, uint16_t) { return h.csr.senvcfg; },
                     [](Hart& h, uint16_t, uint64_t v) {
-                      h.csr.senvcfg = v & (ENVCFG_FIOM | ENVCFG_CBIE | ENVCFG_CBCFE | ENVCFG_CBZE);
+                      h.csr.senvcfg = write_envcfg(h, h.csr.senvcfg, v);
                     },
                     [](Hart& h, const Insn& i, bool) {
                       return stateen_check(h, i, STATEEN0_ENVCFG, virtual_mode(h));
@@ -270,8 +277,13 @@ void reset(Hart& h) {
   for (unsigned n = 0; n < 4; n++) h.csr.mstateen[n] = h.csr.sstateen[n] = 0;
   h.csr.miselect = h.csr.siselect = 0;
   h.csr.pmu = pmu::State{};
-  h.ialign_mask = h.csr.isa.has(Ext::C) ? 1 : 3;
   h.reservation = ~0ull;
+}
+
+void set_isa(Hart& h, const IsaConfig& isa) {
+  h.csr.isa = isa;
+  h.ialign_mask = isa.has(Ext::C) ? 1 : 3;
+  // The decoder reads the ISA on every decode; misa is read-only, so nothing cached goes stale.
 }
 
 }  // namespace brisk::csr

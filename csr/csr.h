@@ -49,7 +49,11 @@ enum class CsrOp : uint8_t { RW, RS, RC };
 // the exception.
 Status access(Hart& h, const Insn& insn, CsrOp op, bool read, bool write, uint64_t src, uint64_t& old);
 
-// Resets the privileged state of a hart for system mode: M-mode, the ISA in h.csr.isa.
+// Gives the hart the extensions in `isa`, fixed from then on (misa is read-only): the decoder
+// gates instructions by them, and IALIGN follows C.
+void set_isa(Hart& h, const IsaConfig& isa);
+
+// Resets the privileged state of a hart for system mode: M-mode, the extensions of set_isa.
 void reset(Hart& h);
 
 // Enters the trap handler for h.trap (an exception raised by the instruction at h.pc), or for

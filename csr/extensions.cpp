@@ -17,6 +17,7 @@ const char* const kNames[] = {
 // {a, b}: extension a is only defined together with b.
 constexpr std::pair<Ext, Ext> kNeeds[] = {
     {Ext::D, Ext::F},
+    {Ext::F, Ext::Zicsr},  // fcsr
     {Ext::Smstateen, Ext::Ssstateen},  // Smstateen comprises the sstateen CSRs
     {Ext::Smcsrind, Ext::Sscsrind},    // likewise siselect/sireg*
     {Ext::Smcdeleg, Ext::Ssccfg},      // the two are always implemented in tandem
@@ -62,6 +63,13 @@ std::string IsaConfig::isa_string() const {
   for (unsigned k = static_cast<unsigned>(Ext::C) + 1; k < static_cast<unsigned>(Ext::Count); k++)
     if (on.test(k)) s += std::string("_") + kNames[k];
   return s;
+}
+
+uint64_t IsaConfig::letters() const {
+  uint64_t m = 0;
+  for (Ext e : {Ext::I, Ext::M, Ext::A, Ext::F, Ext::D, Ext::C})
+    if (has(e)) m |= 1ull << (ext_name(e)[0] - 'a');
+  return m;
 }
 
 std::vector<std::string> IsaConfig::extension_names() const {

@@ -56,6 +56,8 @@ struct IsaConfig {
   void apply(const std::string& spec);
   // "rv64imafdc_zicbom_..." for riscv,isa, and the riscv,isa-extensions list.
   std::string isa_string() const;
+  // One bit per single-letter extension ('A' = bit 0): misa's Extensions field, and AT_HWCAP.
+  uint64_t letters() const;
   std::vector<std::string> extension_names() const;
 };
 

@@ -57,6 +57,7 @@ constexpr uint64_t TVEC_VECTORED = 1;
 // menvcfg / senvcfg
 constexpr uint64_t ENVCFG_FIOM = 1ull << 0;
 constexpr uint64_t ENVCFG_CBIE = 3ull << 4;
+constexpr uint64_t ENVCFG_CBIE_FLUSH = 1ull << 4;  // cbo.inval flushes; 3 << 4 invalidates, 2 << 4 is reserved
 constexpr uint64_t ENVCFG_CBCFE = 1ull << 6;
 constexpr uint64_t ENVCFG_CBZE = 1ull << 7;
 constexpr uint64_t MENVCFG_ADUE = 1ull << 61;

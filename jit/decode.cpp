@@ -1,7 +1,7 @@
 // RV64GC (+ Zba, Zbb, Zbs, Zicond, Zicbom, Zicboz, Zihintpause) decoder.
 // 32-bit encodings pick the op with a switch on the major opcode, then funct3/funct7; the operand fields
 // follow the conventions of opcodes.def, kept in one place (with_fields). Compressed encodings are expanded
-// to the op they stand for, with len = 2.
+// to the op they stand for, with len = 2. The ops of extensions the hart lacks decode as ILLEGAL.
 #include "jit/insn.h"
 
 namespace brisk {
@@ -501,9 +501,12 @@ Insn decode16(uint32_t c) {
 
 }  // namespace
 
-Insn decode(uint32_t raw) {
-  if ((raw & 3) != 3) return decode16(raw & 0xffff);
-  return decode32(raw);
+Insn decode(uint32_t raw, const IsaConfig& isa) {
+  const bool compressed = (raw & 3) != 3;
+  Insn i = compressed ? decode16(raw & 0xffff) : decode32(raw);
+  // The extension gate, in one place for every engine: c.fld needs C and D, fld only D.
+  if (!isa.has(op_info(i.op).ext) || (compressed && !isa.has(Ext::C))) return i.as_illegal();
+  return i;
 }
 
 }  // namespace brisk

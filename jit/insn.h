@@ -4,10 +4,12 @@
 #include <cstdint>
 #include <string>
 
+#include "csr/extensions.h"
+
 namespace brisk {
 
 enum class Op : uint16_t {
-#define OP(name, mnem, fmt, flags) name,
+#define OP(name, mnem, fmt, flags, ext) name,
 #include "jit/opcodes.def"
 #undef OP
   Count
@@ -33,6 +35,7 @@ struct OpInfo {
   const char* mnemonic;
   Fmt fmt;
   uint16_t flags;
+  Ext ext;  // the extension that defines the op
 };
 
 extern const OpInfo kOpInfo[kOpCount];
@@ -48,15 +51,23 @@ struct Insn {
   uint32_t raw = 0;  // the encoding as fetched (16 bits for compressed)
 
   uint16_t flags() const { return op_info(op).flags; }
+  // The same encoding as an instruction that raises illegal-instruction.
+  Insn as_illegal() const {
+    Insn i;
+    i.raw = raw;
+    i.len = len;
+    return i;
+  }
 };
 
 // Length of the instruction whose first 16-bit parcel is `lo`: 2 or 4.
 // (Longer encodings do not exist in any extension brisk implements; they decode as ILLEGAL.)
 inline unsigned insn_length(uint16_t lo) { return (lo & 3) == 3 ? 4 : 2; }
 
-// Decodes one instruction. For a compressed encoding only the low 16 bits of `raw` are used.
-// Never fails: unknown or reserved encodings give Op::ILLEGAL with raw set.
-Insn decode(uint32_t raw);
+// Decodes one instruction for a hart with the extensions in `isa`. For a compressed encoding only
+// the low 16 bits of `raw` are used. Never fails: unknown or reserved encodings, and those of an
+// extension `isa` lacks, give Op::ILLEGAL with raw and len set.
+Insn decode(uint32_t raw, const IsaConfig& isa);
 
 // "addi a0, a0, 1" style text, for traces and error messages.
 std::string disassemble(const Insn& insn, uint64_t pc);

@@ -4,7 +4,7 @@
 namespace brisk {
 
 const OpInfo kOpInfo[kOpCount] = {
-#define OP(name, mnem, fmt, flags) {mnem, Fmt::fmt, static_cast<uint16_t>(flags)},
+#define OP(name, mnem, fmt, flags, ext) {mnem, Fmt::fmt, static_cast<uint16_t>(flags), Ext::ext},
 #include "jit/opcodes.def"
 #undef OP
 };

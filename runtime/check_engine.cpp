@@ -57,6 +57,14 @@ class LoggingMemory final : public HartEnv {
     return v;
   }
   const std::vector<Write>& writes() const { return writes_; }
+  // Whether a write since the first `from` touched the 4 KiB page holding va.
+  bool wrote_page_of(size_t from, uint64_t va) const {
+    constexpr uint64_t kPageMask = ~uint64_t(4095);
+    for (size_t k = from; k < writes_.size(); k++)
+      if (((writes_[k].va ^ va) & kPageMask) == 0 || (((writes_[k].va + writes_[k].size - 1) ^ va) & kPageMask) == 0)
+        return true;
+    return false;
+  }
 
  private:
   void log(uint64_t va, unsigned size) { writes_.push_back({va, size, read(va, size), 0}); }
@@ -123,9 +131,14 @@ Status CheckEngine::interpret_block(Hart& ref, const std::vector<uint64_t>& path
   if (sigsetjmp(scope.resume, 0)) return Status::Trap;
   Status st = Status::Next;
   // Follow the block's instructions until a trap, or until execution leaves them (a taken side exit).
+  const auto& mem = static_cast<const LoggingMemory&>(*ref.env);
   for (size_t k = 0; k < path.size() && ref.pc == path[k]; k++) {
+    const size_t writes = mem.writes().size();
     st = interp_.step(ref);
     if (st == Status::Trap || st == Status::Exit) break;
+    // Translated code leaves the block right after a store to a page it was made from
+    // (JitEngine::on_code_write): so does the reference.
+    if (mem.wrote_page_of(writes, path.front())) break;
   }
   return st;
 }

@@ -1,18 +1,18 @@
 #include "runtime/elf_file.h"
 
-#include <fcntl.h>
 #include <libelf.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstring>
 
 #include "runtime/error.h"
+#include "runtime/input_file.h"
 
 namespace brisk {
 
 namespace {
+
+constexpr uint64_t kPage = 4096;
 
 const char* machine_name(unsigned m) {
   switch (m) {
@@ -26,47 +26,67 @@ const char* machine_name(unsigned m) {
 
 }  // namespace
 
-bool ElfFile::looks_like_elf(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
+bool ElfFile::looks_like_elf(const std::string& path, const char* what) {
+  uint64_t size = 0;
+  const int fd = open_input(path, what, size);
   char magic[SELFMAG];
   bool elf = pread(fd, magic, SELFMAG, 0) == SELFMAG && std::memcmp(magic, ELFMAG, SELFMAG) == 0;
   close(fd);
   return elf;
 }
 
-ElfFile::ElfFile(const std::string& path) : path_(path) {
-  fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) throw Error("cannot open {}: {}", path, strerror(errno));
-  struct stat st;
-  if (fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd_);
-    throw Error("{} is not a regular file", path);
-  }
-  const uint64_t file_size = static_cast<uint64_t>(st.st_size);
+ElfFile::ElfFile(const std::string& path, const char* what) : path_(path) {
+  uint64_t file_size = 0;
+  fd_ = open_input(path, what, file_size);
+  const std::string shown = printable(path);
   elf_version(EV_CURRENT);
   elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
   try {
-    if (!elf_ || elf_kind(elf_) != ELF_K_ELF) throw Error("{} is not an ELF file", path);
+    if (!elf_ || elf_kind(elf_) != ELF_K_ELF) throw Error("{} is not an ELF file", shown);
     if (gelf_getclass(elf_) != ELFCLASS64)
-      throw Error("{} is a 32-bit ELF; brisk runs riscv64 (ELFCLASS64) programs", path);
-    if (!gelf_getehdr(elf_, &eh_)) throw Error("{}: corrupt ELF header: {}", path, elf_errmsg(-1));
-    if (eh_.e_ident[EI_DATA] != ELFDATA2LSB) throw Error("{} is a big-endian ELF; RISC-V is little-endian", path);
+      throw Error("{} is a 32-bit ELF; brisk runs riscv64 (ELFCLASS64) programs", shown);
+    if (!gelf_getehdr(elf_, &eh_)) throw Error("{}: corrupt ELF header: {}", shown, elf_errmsg(-1));
+    if (eh_.e_ident[EI_DATA] != ELFDATA2LSB) throw Error("{} is a big-endian ELF; RISC-V is little-endian", shown);
     if (eh_.e_machine != EM_RISCV)
-      throw Error("{} is an ELF for {} (e_machine {}), not RISC-V", path, machine_name(eh_.e_machine), eh_.e_machine);
+      throw Error("{} is an ELF for {} (e_machine {}), not RISC-V", shown, machine_name(eh_.e_machine), eh_.e_machine);
     if (eh_.e_type != ET_EXEC && eh_.e_type != ET_DYN)
-      throw Error("{} is not an executable (ELF type {})", path, eh_.e_type);
+      throw Error("{} is not an executable (ELF type {})", shown, eh_.e_type);
+    // libelf reads program headers at its own entry size: one of another size would be misread.
+    if (eh_.e_phentsize != sizeof(Elf64_Phdr))
+      throw Error("{}: corrupt ELF: e_phentsize is {}, not {}", shown, eh_.e_phentsize, sizeof(Elf64_Phdr));
+    if (eh_.e_phnum != PN_XNUM &&
+        (eh_.e_phoff > file_size || eh_.e_phnum > (file_size - eh_.e_phoff) / sizeof(Elf64_Phdr)))
+      throw Error("{}: corrupt ELF: {} program headers at offset {:#x} run past the end of the file ({} bytes)", shown,
+                  eh_.e_phnum, eh_.e_phoff, file_size);
     size_t phnum = 0;
-    if (elf_getphdrnum(elf_, &phnum) != 0 || phnum == 0)
-      throw Error("{}: corrupt ELF: no program headers ({})", path, elf_errmsg(-1));
+    if (elf_getphdrnum(elf_, &phnum) != 0)
+      throw Error("{}: corrupt ELF: unreadable program headers ({})", shown, elf_errmsg(-1));
+    if (phnum == 0) throw Error("{}: corrupt ELF: no program headers", shown);
     ph_.resize(phnum);
     for (size_t i = 0; i < phnum; i++)
       if (!gelf_getphdr(elf_, static_cast<int>(i), &ph_[i]))
-        throw Error("{}: truncated or corrupt program header {}: {}", path, i, elf_errmsg(-1));
-    for (const auto& p : ph_)
-      if (p.p_type == PT_LOAD &&
-          (p.p_filesz > p.p_memsz || p.p_offset + p.p_filesz < p.p_offset || p.p_offset + p.p_filesz > file_size))
-        throw Error("{} is truncated or corrupt: a segment lies outside the file", path);
+        throw Error("{}: truncated or corrupt program header {}: {}", shown, i, elf_errmsg(-1));
+    // The loaders rely on these: every PT_LOAD inside the file, its pages (rounded up) below 2^64 in
+    // both address spaces, and the segments in ascending, disjoint order (as the ELF spec requires).
+    constexpr uint64_t kTop = ~uint64_t(0) - kPage + 1;  // the last page: page_up would wrap past it
+    const GElf_Phdr* prev = nullptr;
+    for (size_t i = 0; i < phnum; i++) {
+      const GElf_Phdr& p = ph_[i];
+      if (p.p_type != PT_LOAD) continue;
+      if (p.p_filesz > p.p_memsz)
+        throw Error("{}: corrupt ELF: segment {} has p_filesz {:#x} larger than p_memsz {:#x}", shown, i, p.p_filesz,
+                    p.p_memsz);
+      if (p.p_offset > file_size || p.p_filesz > file_size - p.p_offset)
+        throw Error("{} is truncated or corrupt: segment {} ({:#x} bytes at offset {:#x}) lies outside the file "
+                    "({} bytes)", shown, i, p.p_filesz, p.p_offset, file_size);
+      if (p.p_vaddr > kTop || p.p_memsz > kTop - p.p_vaddr || p.p_paddr > kTop || p.p_memsz > kTop - p.p_paddr)
+        throw Error("{}: corrupt ELF: segment {} ({:#x} bytes at {:#x}) reaches the end of the address space", shown,
+                    i, p.p_memsz, p.p_vaddr);
+      if (prev && p.p_vaddr < prev->p_vaddr + prev->p_memsz)
+        throw Error("{}: corrupt ELF: segment {} at {:#x} overlaps or comes before the one ending at {:#x}", shown, i,
+                    p.p_vaddr, prev->p_vaddr + prev->p_memsz);
+      prev = &p;
+    }
   } catch (...) {
     if (elf_) elf_end(elf_);
     close(fd_);
@@ -81,7 +101,7 @@ ElfFile::~ElfFile() {
 
 void ElfFile::read(uint64_t off, void* dst, size_t n) const {
   if (n && pread(fd_, dst, n, static_cast<off_t>(off)) != static_cast<ssize_t>(n))
-    throw Error("{}: cannot read {} bytes at offset {:#x}", path_, n, off);
+    throw Error("{}: cannot read {} bytes at offset {:#x}", printable(path_), n, off);
 }
 
 std::optional<uint64_t> ElfFile::symbol(const std::string& name) const {

@@ -13,15 +13,17 @@ namespace brisk {
 
 class ElfFile {
  public:
-  // Throws brisk::Error naming the file when it is missing, not ELF, not 64-bit little-endian RISC-V,
-  // not an executable, or has program headers or segments outside the file.
-  explicit ElfFile(const std::string& path);
+  // Throws brisk::Error naming the file (`what`: "program", "kernel", ...) when it is missing or not
+  // a regular file, not ELF, not 64-bit little-endian RISC-V, not an executable, has program headers
+  // or segments outside the file, or PT_LOAD segments that wrap, overlap or are out of order.
+  ElfFile(const std::string& path, const char* what);
   ~ElfFile();
   ElfFile(const ElfFile&) = delete;
   ElfFile& operator=(const ElfFile&) = delete;
 
-  // Whether the file starts with the ELF magic (for telling an ELF kernel from a flat image).
-  static bool looks_like_elf(const std::string& path);
+  // Whether the file starts with the ELF magic (for telling an ELF kernel from a flat image); throws
+  // brisk::Error as open_input does.
+  static bool looks_like_elf(const std::string& path, const char* what);
 
   const std::string& path() const { return path_; }
   const GElf_Ehdr& header() const { return eh_; }

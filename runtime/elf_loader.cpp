@@ -3,11 +3,11 @@
 #include <gelf.h>
 #include <sys/mman.h>
 
-#include <map>
 #include <vector>
 
 #include "runtime/elf_file.h"
 #include "runtime/error.h"
+#include "runtime/input_file.h"
 
 namespace brisk {
 
@@ -23,7 +23,8 @@ int segment_prot(uint32_t flags) {
 }  // namespace
 
 LoadedElf load_elf(GuestVm& vm, const std::string& path, bool interpreter) {
-  const ElfFile f(path);
+  const ElfFile f(path, interpreter ? "interpreter" : "program");
+  const std::string shown = printable(path);
   const GElf_Ehdr& eh = f.header();
   const std::vector<GElf_Phdr>& ph = f.segments();
 
@@ -31,53 +32,61 @@ LoadedElf load_elf(GuestVm& vm, const std::string& path, bool interpreter) {
   uint64_t lo = ~0ull, hi = 0;
   for (const auto& p : ph) {
     if (p.p_type == PT_INTERP) {
-      if (p.p_filesz == 0 || p.p_filesz > 4096) throw Error("{}: corrupt PT_INTERP", path);
+      if (p.p_filesz == 0 || p.p_filesz > 4096) throw Error("{}: corrupt PT_INTERP", shown);
       std::string s(p.p_filesz, '\0');
       f.read(p.p_offset, s.data(), s.size());
       out.interp = s.c_str();
     }
     if (p.p_type != PT_LOAD) continue;
-    if (p.p_vaddr + p.p_memsz < p.p_vaddr || (p.p_vaddr - p.p_offset) % GuestVm::kPage)
-      throw Error("{}: corrupt ELF: misaligned segment at {:#x}", path, p.p_vaddr);
+    if ((p.p_vaddr - p.p_offset) % GuestVm::kPage)
+      throw Error("{}: corrupt ELF: misaligned segment at {:#x}", shown, p.p_vaddr);
+    // ElfFile checked that no segment's pages wrap.
     lo = std::min(lo, GuestVm::page_down(p.p_vaddr));
     hi = std::max(hi, GuestVm::page_up(p.p_vaddr + p.p_memsz));
   }
-  if (hi == 0) throw Error("{}: no loadable segments", path);
+  if (hi == 0) throw Error("{}: no loadable segments", shown);
 
+  uint64_t at = lo;
   if (eh.e_type == ET_DYN) {
-    uint64_t at = interpreter ? vm.find_free(hi - lo) : kEtDynBase;
-    if (!at) throw Error("{}: no room in the guest address space", path);
-    out.bias = at - lo;
+    at = interpreter ? vm.find_free(hi - lo) : kEtDynBase;
+    if (!at) throw Error("{}: no room in the guest address space", shown);
   }
-  if (hi + out.bias > GuestVm::kLimit || hi + out.bias < hi)
-    throw Error("{}: segments at {:#x}..{:#x} do not fit the guest address space", path, lo, hi);
+  if (at > GuestVm::kLimit || hi - lo > GuestVm::kLimit - at)
+    throw Error("{}: segments at {:#x}..{:#x} do not fit the guest address space (below {:#x})", shown, lo, hi,
+                GuestVm::kLimit);
+  out.bias = at - lo;
 
-  // Map the span writable, read every segment in, then give each page the union of its segments' rights.
+  // Map the span writable, read every segment in, then give each page the union of its segments'
+  // rights. Segments are sorted and disjoint (ElfFile), so only a boundary page can be shared.
   if (vm.map(lo + out.bias, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) < 0)
-    throw Error("{}: cannot map segments at {:#x}", path, lo + out.bias);
-  std::map<uint64_t, int> page_prot;
+    throw Error("{}: cannot map {:#x} bytes of segments at {:#x}", shown, hi - lo, lo + out.bias);
+  struct Run {
+    uint64_t start, end;
+    int prot;
+  };
+  std::vector<Run> runs;
   for (const auto& p : ph) {
     if (p.p_type != PT_LOAD) continue;
     f.read(p.p_offset, vm.base() + out.bias + p.p_vaddr, p.p_filesz);
-    for (uint64_t pg = GuestVm::page_down(p.p_vaddr); pg < p.p_vaddr + p.p_memsz; pg += GuestVm::kPage)
-      page_prot[pg] |= segment_prot(p.p_flags);
+    uint64_t start = GuestVm::page_down(p.p_vaddr);
+    const uint64_t end = GuestVm::page_up(p.p_vaddr + p.p_memsz);
+    const int prot = segment_prot(p.p_flags);
+    if (!runs.empty() && start < runs.back().end) {  // the previous segment's last page
+      const int shared = runs.back().prot | prot;
+      runs.back().end = start;
+      if (runs.back().start == start) runs.pop_back();
+      runs.push_back({start, start + GuestVm::kPage, shared});
+      start += GuestVm::kPage;
+    }
+    if (start < end) runs.push_back({start, end, prot});
     out.end = std::max(out.end, out.bias + p.p_vaddr + p.p_memsz);
   }
-  // Apply in runs of equal rights; pages no segment covers are unmapped, as Linux leaves them.
-  uint64_t run = lo;
-  int run_prot = -1;
-  for (uint64_t pg = lo; pg <= hi; pg += GuestVm::kPage) {
-    auto it = page_prot.find(pg);
-    int prot = pg == hi ? -2 : it == page_prot.end() ? -1 : it->second;
-    if (pg != lo && prot == run_prot) continue;
-    if (pg != lo) {
-      if (run_prot == -1)
-        vm.unmap(run + out.bias, pg - run);
-      else
-        vm.protect(run + out.bias, pg - run, run_prot);
-    }
-    run = pg;
-    run_prot = prot;
+  // Pages no segment covers are unmapped, as Linux leaves them.
+  uint64_t next = lo;
+  for (const Run& r : runs) {
+    if (r.start > next) vm.unmap(next + out.bias, r.start - next);
+    vm.protect(r.start + out.bias, r.end - r.start, r.prot);
+    next = r.end;
   }
 
   for (const auto& p : ph)

@@ -96,6 +96,9 @@ struct Hart {
   uint64_t deadline = UINT64_MAX;
   void* jit_lookup = nullptr;    // the JIT's pc -> host code table for indirect jumps
   uint64_t jit_exit_site = 0;    // host address of the direct exit that asked to be linked
+  // A store overwrote code of the block running now: translated code looks at this after every
+  // store it runs out of line and then leaves the block right after the store (jit/x64).
+  bool code_written = false;
 
   // --- cold state ---
   PendingTrap trap;

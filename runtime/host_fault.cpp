@@ -29,9 +29,9 @@ void on_host_fault(int sig, siginfo_t* si, void* ctx) {
   auto* addr = static_cast<uint8_t*>(si->si_addr);
   if (h && t_resume && GuestCode::running && addr >= h->mem_base && addr < h->mem_base + t_limit + GuestVm::kGuard) {
     uint64_t va = static_cast<uint64_t>(addr - h->mem_base);
-    const auto& uc = *static_cast<ucontext_t*>(ctx);
+    auto& uc = *static_cast<ucontext_t*>(ctx);
     bool write = uc.uc_mcontext.gregs[REG_ERR] & kPageFaultWriteBit;
-    if (write && t_hooks && t_hooks->on_code_write(*h, va)) return;  // retry the store
+    if (write && t_hooks && t_hooks->on_code_write(*h, va, uc)) return;  // retry the store
     // Translated code never fetches through flat memory; the interpreter's decode check does.
     bool translated = t_hooks && t_hooks->recover(*h, uc);
     uint64_t c;

@@ -36,8 +36,8 @@ class GuestCode {
 struct HostFaultHooks {
   virtual ~HostFaultHooks() = default;
   // A store faulted at guest va: true if it hit watched code that is now writable, so the store can
-  // simply be retried.
-  virtual bool on_code_write(Hart& h, uint64_t va) = 0;
+  // be retried, at the host pc in ctx (which the hook may move).
+  virtual bool on_code_write(Hart& h, uint64_t va, ucontext_t& ctx) = 0;
   // If the fault is in translated code, writes the architectural state it stands for (pc, instret,
   // registers held in host registers) into h and returns true.
   virtual bool recover(Hart& h, const ucontext_t& ctx) = 0;

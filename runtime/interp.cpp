@@ -43,7 +43,7 @@ Status Interpreter::step(Hart& h) {
     uint32_t raw;
     if (!fetch_insn(h, raw)) return Status::Trap;
     e.pc = h.pc;
-    e.insn = decode(raw);
+    e.insn = decode(raw, h.csr.isa);
   }
   const Insn& in = e.insn;
   const uint64_t pc = h.pc;

@@ -168,7 +168,11 @@ void JitEngine::invalidate(Hart& h, uint64_t start, uint64_t end) {
   for (uint64_t p = page_of(start); p < end; p += kPage) {
     auto [lo, hi] = by_page_.equal_range(p);
     if (lo == hi) continue;
-    for (auto it = lo; it != hi; ++it) drop(it->second);
+    for (auto it = lo; it != hi; ++it) {
+      const Block* b = it->second;
+      if (h.pc - b->bc.pc < b->bc.end_pc - b->bc.pc) h.code_written = true;
+      drop(it->second);
+    }
     by_page_.erase(lo, hi);
     h.env->unwatch_code(p);
   }
@@ -194,31 +198,40 @@ JitEngine::Block* JitEngine::block_at_host(const void* p) const {
   return c < b->bc.code + b->bc.size ? b : nullptr;
 }
 
-bool JitEngine::on_code_write(Hart& h, uint64_t va) {
+std::pair<JitEngine::Block*, const x64::FaultSite*> JitEngine::fault_site_at(const void* host) const {
+  const auto* p = static_cast<const uint8_t*>(host);
+  Block* b = arena_.contains(p) ? block_at_host(p) : nullptr;
+  if (!b) return {nullptr, nullptr};
+  const uint32_t off = static_cast<uint32_t>(p - b->bc.code);
+  for (const auto& f : b->bc.faults)
+    if (f.host_off == off) return {b, &f};
+  return {b, nullptr};
+}
+
+bool JitEngine::on_code_write(Hart& h, uint64_t va, ucontext_t& ctx) {
   if (by_page_.find(page_of(va)) == by_page_.end()) return false;
-  // The block running now may be among the dropped ones; it finishes as translated, which the ISA
-  // allows: stores reach instruction fetch only after fence.i, and fence.i ends the block.
+  // A store its helper runs has synced h.pc; an inline one (user mode: it faulted on the
+  // write-protected page) is found by the host pc, and h.pc becomes its pc.
+  auto& rip = ctx.uc_mcontext.gregs[REG_RIP];
+  auto [b, site] = fault_site_at(reinterpret_cast<const void*>(rip));
+  if (site) h.pc = b->bc.insn_pc[site->index];
   invalidate(h, page_of(va), page_of(va) + kPage);
+  // The store overwrote its own block: as QEMU does, run it alone (its slow path, through the
+  // helper, from the same host state) and leave the block right after it.
+  if (site && site->slow_off && h.code_written) rip = reinterpret_cast<greg_t>(b->bc.code + site->slow_off);
   return true;
 }
 
 bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
-  const auto* rip = reinterpret_cast<const uint8_t*>(ctx.uc_mcontext.gregs[REG_RIP]);
-  if (!arena_.contains(rip)) return false;
-  Block* b = block_at_host(rip);
-  if (!b) return false;
-  const uint32_t off = static_cast<uint32_t>(rip - b->bc.code);
-  for (const auto& f : b->bc.faults) {
-    if (f.host_off != off) continue;
-    h.pc = b->bc.insn_pc[f.index];
-    h.instret = static_cast<uint64_t>(ctx.uc_mcontext.gregs[REG_R15]) + f.pending;
-    const bool ring = h.transfer_sink;
-    auto host = [&](unsigned i) { return static_cast<uint64_t>(ctx.uc_mcontext.gregs[kGregOfId[x64::mapped_host_id(i)]]); };
-    for (unsigned i = 0; i < mapped_regs(ring); i++) h.x[x64::kMappedGuestOrder[i]] = host(i);
-    if (ring) h.transfers.next = host(x64::kMaxMappedRegs - 1);
-    return true;
-  }
-  return false;
+  auto [b, f] = fault_site_at(reinterpret_cast<const void*>(ctx.uc_mcontext.gregs[REG_RIP]));
+  if (!f) return false;
+  h.pc = b->bc.insn_pc[f->index];
+  h.instret = static_cast<uint64_t>(ctx.uc_mcontext.gregs[REG_R15]) + f->pending;
+  const bool ring = h.transfer_sink;
+  auto host = [&](unsigned i) { return static_cast<uint64_t>(ctx.uc_mcontext.gregs[kGregOfId[x64::mapped_host_id(i)]]); };
+  for (unsigned i = 0; i < mapped_regs(ring); i++) h.x[x64::kMappedGuestOrder[i]] = host(i);
+  if (ring) h.transfers.next = host(x64::kMaxMappedRegs - 1);
+  return true;
 }
 
 uint32_t JitEngine::run_one_block(Hart& h) {
@@ -228,6 +241,7 @@ uint32_t JitEngine::run_one_block(Hart& h) {
   // A table nobody fills: indirect exits always come back here.
   static LookupTable empty{};
   h.jit_lookup = empty.data();
+  h.code_written = false;
   GuestCode guest;
   return tramp_[h.transfer_sink].enter(&h, b->bc.code);
 }
@@ -261,6 +275,7 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
     LookupTable& lookup = lookup_for(h, b->mode);
     lookup[x64::lookup_index(h.pc)] = {h.pc, b->bc.code};
     h.jit_lookup = lookup.data();
+    h.code_written = false;  // whatever set it outside translated code has no store to follow
     const uint32_t exit = [&] {
       GuestCode guest;
       return tramp_[h.transfer_sink].enter(&h, b->bc.code);

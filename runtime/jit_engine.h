@@ -22,11 +22,13 @@ class JitEngine final : public Engine, public HostFaultHooks {
   explicit JitEngine(const EngineOptions& opt);
   ~JitEngine() override;
   void run(Hart& h, TrapHandler& traps) override;
+  // Drops the translations made from [start, end); if the block at h.pc is among them, sets
+  // h.code_written, so that translated code running a store there leaves right after it.
   void invalidate(Hart& h, uint64_t start, uint64_t end) override;
   void flush_lookup(Hart& h, uint64_t va) override;
 
   // HostFaultHooks
-  bool on_code_write(Hart& h, uint64_t va) override;
+  bool on_code_write(Hart& h, uint64_t va, ucontext_t& ctx) override;
   bool recover(Hart& h, const ucontext_t& ctx) override;
 
   // Runs exactly the block at h.pc once, unchained, and returns its JitExit code; for the lockstep
@@ -72,6 +74,8 @@ class JitEngine final : public Engine, public HostFaultHooks {
   void drop(Block* b);
   void flush_all(Hart& h);
   Block* block_at_host(const void* p) const;
+  // The block whose code holds host address p, and the fault site (inline load or store) there.
+  std::pair<Block*, const x64::FaultSite*> fault_site_at(const void* host) const;
   // Interprets up to the deadline; false if a trap handler said stop.
   bool step_to_deadline(Hart& h, TrapHandler& traps);
 

@@ -704,10 +704,16 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
           case kHwprobeMarchid:
           case kHwprobeMimpid: v = 0; break;
           case kHwprobeBaseBehavior: v = kHwprobeBaseBehaviorIma; break;
-          case kHwprobeImaExt0:
-            v = kHwprobeImaFd | kHwprobeImaC | kHwprobeExtZba | kHwprobeExtZbb | kHwprobeExtZbs | kHwprobeExtZicboz |
-                kHwprobeExtZicond;
+          case kHwprobeImaExt0: {
+            const IsaConfig& isa = hart_.csr.isa;
+            v = 0;
+            for (auto [e, bit] : {std::pair{Ext::C, kHwprobeImaC}, {Ext::Zba, kHwprobeExtZba}, {Ext::Zbb, kHwprobeExtZbb},
+                                  {Ext::Zbs, kHwprobeExtZbs}, {Ext::Zicboz, kHwprobeExtZicboz},
+                                  {Ext::Zicond, kHwprobeExtZicond}})
+              if (isa.has(e)) v |= bit;
+            if (isa.has(Ext::F) && isa.has(Ext::D)) v |= kHwprobeImaFd;
             break;
+          }
           case kHwprobeCpuperf0: v = kHwprobeMisalignedFast; break;
           case kHwprobeZicbozBlockSize: v = 64; break;
           default:

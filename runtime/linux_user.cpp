@@ -16,18 +16,15 @@
 #include <fmt/format.h>
 
 #include "runtime/diag.h"
+#include "csr/csr.h"
 #include "csr/privileged.h"
 #include "runtime/elf_loader.h"
 #include "runtime/error.h"
+#include "runtime/input_file.h"
 
 namespace brisk {
 
 namespace {
-
-// AT_HWCAP for riscv64: one bit per single-letter extension ('A' = bit 0).
-constexpr uint64_t hwcap_letter(char c) { return 1ull << (c - 'A'); }
-constexpr uint64_t kHwcap =
-    hwcap_letter('I') | hwcap_letter('M') | hwcap_letter('A') | hwcap_letter('F') | hwcap_letter('D') | hwcap_letter('C');
 
 
 // The signal Linux sends a process for an exception it does not handle itself.
@@ -52,6 +49,9 @@ std::string signal_name(int sig) {
 }
 
 LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(opt.engine)) {
+  IsaConfig isa;
+  isa.apply(opt_.cpu);
+  csr::set_isa(hart_, isa);
   char* abs = realpath(opt_.program.c_str(), nullptr);
   exe_path_ = abs ? abs : opt_.program;
   free(abs);
@@ -71,9 +71,10 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
     std::string path = opt_.sysroot.empty() ? exe.interp : opt_.sysroot + exe.interp;
     if (access(path.c_str(), F_OK) != 0) {
       if (opt_.sysroot.empty())
-        throw Error("{} needs the interpreter {}, which is missing; give --sysroot DIR", opt_.program, exe.interp);
-      throw Error("{} needs the interpreter {}, which is missing under --sysroot {}", opt_.program, exe.interp,
-                  opt_.sysroot);
+        throw Error("{} needs the interpreter {}, which is missing; give --sysroot DIR", opt_.program,
+                    printable(exe.interp));
+      throw Error("{} needs the interpreter {}, which is missing under --sysroot {}", opt_.program,
+                  printable(exe.interp), opt_.sysroot);
     }
     LoadedElf interp = load_elf(vm_, path, true);
     char* real = realpath(path.c_str(), nullptr);
@@ -91,9 +92,12 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
   hart_.mem_limit = GuestVm::kLimit;
   hart_.env = this;
   hart_.priv = Priv::U;
-  // What Linux gives a process: FP state on, the counters readable.
-  hart_.csr.mstatus = csr::MSTATUS_FS_DIRTY;
+  // What Linux gives a process: FP state on, the counters readable, and cbo.zero, cbo.clean and
+  // cbo.flush, but not cbo.inval (Linux 6.12 riscv_user_isa_enable sets senvcfg.CBZE and CBCFE).
+  hart_.csr.mstatus = isa.has(Ext::F) ? csr::MSTATUS_FS_DIRTY : 0;
   hart_.csr.mcounteren = hart_.csr.scounteren = 7;
+  const uint64_t envcfg = (isa.has(Ext::Zicboz) ? csr::ENVCFG_CBZE : 0) | (isa.has(Ext::Zicbom) ? csr::ENVCFG_CBCFE : 0);
+  hart_.csr.menvcfg = hart_.csr.senvcfg = envcfg;
   hart_.csr.clock = &clock_;
   hart_.transfer_sink = opt_.transfer_sink;
   hart_.pc = entry;
@@ -140,7 +144,7 @@ void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
       {AT_PAGESZ, GuestVm::kPage}, {AT_BASE, interp_base},  {AT_FLAGS, 0},
       {AT_ENTRY, exe.entry},   {AT_UID, getuid()},          {AT_EUID, geteuid()},
       {AT_GID, getgid()},      {AT_EGID, getegid()},        {AT_SECURE, 0},
-      {AT_HWCAP, kHwcap},      {AT_CLKTCK, 100},            {AT_RANDOM, at_random},
+      {AT_HWCAP, hart_.csr.isa.letters()},      {AT_CLKTCK, 100},            {AT_RANDOM, at_random},
       {AT_EXECFN, execfn},     {AT_NULL, 0}};
 
   // argc, argv[], NULL, envp[], NULL, auxv pairs; sp 16-byte aligned at argc, as the ABI requires.
@@ -164,8 +168,9 @@ void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
 }
 
 UserResult LinuxUser::run() {
+  limiter_.start({&hart_});
   engine_->run(hart_, *this);
-  return {exit_code_, hart_.instret, engine_->summary()};
+  return {limiter_.status() ? limiter_.status() : exit_code_, hart_.instret, engine_->summary()};
 }
 
 bool LinuxUser::die(int sig, const std::string& why) {
@@ -188,8 +193,18 @@ bool LinuxUser::on_trap(Hart& h) {
   }
   const char* what = cause::name(h.trap.cause);
   int sig = signal_for(h.trap.cause);
-  if (h.trap.cause == cause::kIllegalInstruction)
-    return die(sig, fmt::format("{} {:#x} at pc {:#x}", what, h.trap.tval, h.pc));
+  if (h.trap.cause == cause::kIllegalInstruction) {
+    // Name what the bits would be with every extension on, and the extension --cpu switched off.
+    const Insn full = decode(static_cast<uint32_t>(h.trap.tval), IsaConfig{});
+    std::string name;
+    if (full.op != Op::ILLEGAL) {
+      name = " (" + disassemble(full, h.pc);
+      const Ext e = full.len == 2 && !h.csr.isa.has(Ext::C) ? Ext::C : op_info(full.op).ext;
+      if (!h.csr.isa.has(e)) name += fmt::format(": extension {} is off", ext_name(e));
+      name += ")";
+    }
+    return die(sig, fmt::format("{} {:#x}{} at pc {:#x}", what, h.trap.tval, name, h.pc));
+  }
   return die(sig, fmt::format("{} at pc {:#x}, address {:#x}", what, h.pc, h.trap.tval));
 }
 

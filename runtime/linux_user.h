@@ -11,6 +11,7 @@
 #include "runtime/engine.h"
 #include "runtime/guest_vm.h"
 #include "runtime/host_clock.h"
+#include "runtime/run_limits.h"
 
 namespace brisk {
 
@@ -19,8 +20,10 @@ struct UserOptions {
   std::vector<std::string> argv;    // argv[0] included
   std::vector<std::string> envp;
   std::string sysroot;              // where PT_INTERP and absolute library paths are looked up first
+  std::string cpu = "rv64";         // QEMU-style rv64,EXT=on|off,... (csr/extensions.h)
   EngineOptions engine;
   bool transfer_sink = false;       // record every branch and jump in hart().transfers
+  RunLimits limits;                 // --timeout, --max-insns (they need engine.deadlines)
 };
 
 struct UserResult {
@@ -41,10 +44,10 @@ class LinuxUser final : public TrapHandler, public HartEnv {
 
   // TrapHandler
   bool on_trap(Hart& h) override;
-  // Nothing in user mode sets a deadline.
+  // Nothing in user mode sets a deadline but --timeout and --max-insns.
   bool on_budget(Hart& h) override {
     h.deadline = UINT64_MAX;
-    return true;
+    return !limiter_.reached(h, h.instret);
   }
   // HartEnv: anything beyond the flat guest space faults.
   bool load(Hart& h, uint64_t va, void* out, unsigned size) override;
@@ -112,6 +115,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   GuestVm vm_;
   HostClock clock_;
   Hart hart_;
+  RunLimiter limiter_{opt_.limits};  // after hart_: its timer signal touches hart_
   std::unique_ptr<Engine> engine_;
   int exit_code_ = 0;
   bool exit_requested_ = false;

@@ -1,8 +1,10 @@
 // Semantics of the integer instructions: RV64I, M, Zba, Zbb, Zbs, Zicond, Zifencei, Zicsr, Zicbom/Zicboz.
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 #include "csr/csr.h"
+#include "csr/privileged.h"
 #include "runtime/semantics.h"
 
 namespace brisk {
@@ -285,20 +287,36 @@ Status sem_CZERO_EQZ(Hart& h, const Insn& i) { return write_rd(h, i, rs2(h, i) =
 Status sem_CZERO_NEZ(Hart& h, const Insn& i) { return write_rd(h, i, rs2(h, i) != 0 ? 0 : rs1(h, i)); }
 
 // --- Zicbom / Zicboz ---
-// brisk has no data cache, so clean/flush/inval only perform the access check a store would.
-static Status cbo_check(Hart& h, const Insn& i) {
-  auto* p = static_cast<volatile uint8_t*>(mem_amo(h, rs1(h, i) & ~(kCacheBlock - 1), 1));
+// Below M, menvcfg enables each kind of CMO, and in U senvcfg too (the CMO chapter's "envcfg"
+// pseudocode); with no H extension a disabled one is always illegal-instruction. `field` is
+// CBIE, CBCFE or CBZE: any nonzero value enables (CBIE's reserved 0b10 is never stored).
+static bool cmo_enabled(const Hart& h, uint64_t field) {
+  if (h.priv == Priv::M) return true;
+  return (h.csr.menvcfg & field) && (h.priv == Priv::S || (h.csr.senvcfg & field));
+}
+// The host byte at rs1 after the access check a store does; faults name rs1, not the block base.
+// The block lies in rs1's page, so the check covers all of it.
+static volatile uint8_t* cbo_access(Hart& h, const Insn& i) {
+  return static_cast<volatile uint8_t*>(mem_amo(h, rs1(h, i), 1));
+}
+// brisk has no data cache: clean, flush and invalidate (which CBIE = 01 turns into a flush) all
+// leave memory as it is, and only check the access.
+static Status cbo_manage(Hart& h, const Insn& i, uint64_t field) {
+  if (!cmo_enabled(h, field)) return h.illegal(i);
+  volatile uint8_t* p = cbo_access(h, i);
   if (!p) return Status::Trap;
   (void)*p;  // faults here (user mode) when the block is not mapped
   return Status::Next;
 }
-Status sem_CBO_CLEAN(Hart& h, const Insn& i) { return cbo_check(h, i); }
-Status sem_CBO_FLUSH(Hart& h, const Insn& i) { return cbo_check(h, i); }
-Status sem_CBO_INVAL(Hart& h, const Insn& i) { return cbo_check(h, i); }
+Status sem_CBO_CLEAN(Hart& h, const Insn& i) { return cbo_manage(h, i, csr::ENVCFG_CBCFE); }
+Status sem_CBO_FLUSH(Hart& h, const Insn& i) { return cbo_manage(h, i, csr::ENVCFG_CBCFE); }
+Status sem_CBO_INVAL(Hart& h, const Insn& i) { return cbo_manage(h, i, csr::ENVCFG_CBIE); }
 Status sem_CBO_ZERO(Hart& h, const Insn& i) {
-  uint64_t base = rs1(h, i) & ~(kCacheBlock - 1);
-  for (uint64_t off = 0; off < kCacheBlock; off += 8)
-    if (!mem_store<uint64_t>(h, base + off, 0)) return Status::Trap;
+  if (!cmo_enabled(h, csr::ENVCFG_CBZE)) return h.illegal(i);
+  volatile uint8_t* p = cbo_access(h, i);
+  if (!p) return Status::Trap;
+  *p = 0;  // user mode: a fault here names rs1, before any other byte changed
+  std::memset(const_cast<uint8_t*>(p) - (rs1(h, i) & (kCacheBlock - 1)), 0, kCacheBlock);
   return Status::Next;
 }
 

@@ -3,7 +3,7 @@
 namespace brisk {
 
 const SemFn kSemantics[kOpCount] = {
-#define OP(name, mnem, fmt, flags) &sem_##name,
+#define OP(name, mnem, fmt, flags, ext) &sem_##name,
 #include "jit/opcodes.def"
 #undef OP
 };

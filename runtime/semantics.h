@@ -12,7 +12,7 @@ namespace brisk {
 
 using SemFn = Status (*)(Hart&, const Insn&);
 
-#define OP(name, mnem, fmt, flags) Status sem_##name(Hart& h, const Insn& i);
+#define OP(name, mnem, fmt, flags, ext) Status sem_##name(Hart& h, const Insn& i);
 #include "jit/opcodes.def"
 #undef OP
 

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 
 #include "csr/csr.h"
 #include "csr/privileged.h"
@@ -12,6 +11,7 @@
 #include "runtime/diag.h"
 #include "runtime/elf_file.h"
 #include "runtime/error.h"
+#include "runtime/input_file.h"
 
 namespace brisk {
 
@@ -59,17 +59,6 @@ class Rom final : public Device {
   std::vector<uint8_t> bytes_;
 };
 
-std::vector<uint8_t> read_file(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw Error("cannot open the {} {}: {}", what, path, strerror(errno));
-  std::vector<uint8_t> data(static_cast<size_t>(in.tellg()));
-  in.seekg(0);
-  if (data.empty()) throw Error("the {} {} is empty", what, path);
-  if (!in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(data.size())))
-    throw Error("cannot read the {} {}", what, path);
-  return data;
-}
-
 }  // namespace
 
 VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, opt.ram_size) {
@@ -83,7 +72,7 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
     harts_.push_back(std::make_unique<Hart>());
     Hart& h = *harts_.back();
     h.hartid = i;
-    h.csr.isa = isa;
+    csr::set_isa(h, isa);
     h.csr.clock = &clock_;
     csr::reset(h);
     raw.push_back(&h);
@@ -124,25 +113,40 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
 
 VirtMachine::~VirtMachine() = default;
 
-uint64_t VirtMachine::load_elf(const std::string& path, bool kernel) {
-  const ElfFile f(path);
+VirtMachine::LoadedImage VirtMachine::load_elf(const std::string& path, bool kernel, uint64_t dyn_base) {
+  const ElfFile f(path, kernel ? "kernel" : "firmware");
+  const std::string shown = printable(path);
+  // A position-independent image (ET_DYN: Debian's OpenSBI fw_*.elf, which applies its own
+  // relocations) is linked at 0; it goes at dyn_base, where the flat image of the same build would.
+  uint64_t bias = 0;
+  if (f.header().e_type == ET_DYN) {
+    uint64_t lo = ~0ull;
+    for (const auto& p : f.segments())
+      if (p.p_type == PT_LOAD && p.p_memsz) lo = std::min(lo, p.p_paddr & ~(Bus::kPage - 1));
+    if (lo != ~0ull) bias = dyn_base - lo;
+  }
+  LoadedImage out;
   for (const auto& p : f.segments()) {
     if (p.p_type != PT_LOAD || p.p_memsz == 0) continue;
-    uint8_t* dst = bus_.ram_ptr(p.p_paddr, p.p_memsz);
+    const uint64_t pa = p.p_paddr + bias;
+    uint8_t* dst = bus_.ram_ptr(pa, p.p_memsz);
     if (!dst)
-      throw Error("{}: segment at {:#x}..{:#x} is outside RAM ({:#x}..{:#x}; try a larger -m)", path, p.p_paddr,
-                  p.p_paddr + p.p_memsz, kRamBase, kRamBase + opt_.ram_size);
+      throw Error("{}: segment at {:#x}..{:#x} is outside RAM ({:#x}..{:#x}; try a larger -m)", shown, pa,
+                  pa + p.p_memsz, kRamBase, kRamBase + opt_.ram_size);
     f.read(p.p_offset, dst, p.p_filesz);
     std::memset(dst + p.p_filesz, 0, p.p_memsz - p.p_filesz);
+    out.end = std::max(out.end, pa + p.p_memsz);
   }
   if (kernel) tohost_ = f.symbol("tohost");
-  return f.header().e_entry;
+  out.entry = f.header().e_entry + bias;
+  return out;
 }
 
 void VirtMachine::load_flat(const std::string& path, uint64_t pa) {
-  std::vector<uint8_t> data = read_file(path, "image");
+  std::vector<uint8_t> data = read_input(path, "firmware", opt_.ram_size);
   uint8_t* dst = bus_.ram_ptr(pa, data.size());
-  if (!dst) throw Error("{} ({} KiB) does not fit in RAM at {:#x}; try a larger -m", path, data.size() >> 10, pa);
+  if (!dst)
+    throw Error("{} ({} KiB) does not fit in RAM at {:#x}; try a larger -m", printable(path), data.size() >> 10, pa);
   std::memcpy(dst, data.data(), data.size());
 }
 
@@ -190,28 +194,31 @@ void VirtMachine::load_images() {
   uint64_t entry = kRamBase;
   uint64_t kernel_end = kRamBase;
   if (!bare) {
-    if (ElfFile::looks_like_elf(opt_.bios)) {
-      entry = load_elf(opt_.bios, false);
+    if (ElfFile::looks_like_elf(opt_.bios, "firmware")) {
+      entry = load_elf(opt_.bios, false, kRamBase).entry;
     } else {
       load_flat(opt_.bios, kRamBase);
     }
   }
   if (!opt_.kernel.empty()) {
-    if (ElfFile::looks_like_elf(opt_.kernel)) {
-      uint64_t e = load_elf(opt_.kernel, true);
-      if (bare) entry = e;
-      kernel_end = kRamBase + kKernelOffset;
+    if (ElfFile::looks_like_elf(opt_.kernel, "kernel")) {
+      const LoadedImage k = load_elf(opt_.kernel, true, bare ? kRamBase : kRamBase + kKernelOffset);
+      if (bare) entry = k.entry;
+      kernel_end = std::max(k.end, kRamBase + kKernelOffset);
     } else {
-      std::vector<uint8_t> img = read_file(opt_.kernel, "kernel");
+      std::vector<uint8_t> img = read_input(opt_.kernel, "kernel", opt_.ram_size);
       uint64_t offset = kKernelOffset, size = img.size();
       if (img.size() >= 64 && std::memcmp(img.data() + 0x38, kImageMagic2, 4) == 0) {
         std::memcpy(&offset, img.data() + 8, 8);
         std::memcpy(&size, img.data() + 16, 8);  // includes the bss the kernel clears itself
       } else if (bare) {
-        throw Error("{} is neither an ELF nor a RISC-V Linux Image; --bios none needs an ELF", opt_.kernel);
+        throw Error("{} is neither an ELF nor a RISC-V Linux Image; --bios none needs an ELF",
+                    printable(opt_.kernel));
       }
       uint8_t* dst = bus_.ram_ptr(kRamBase + offset, std::max<uint64_t>(size, img.size()));
-      if (!dst) throw Error("the kernel {} ({} MiB) does not fit in -m {} MiB", opt_.kernel, size >> 20, opt_.ram_size >> 20);
+      if (!dst)
+        throw Error("the kernel {} ({} MiB) does not fit in -m {} MiB", printable(opt_.kernel), size >> 20,
+                    opt_.ram_size >> 20);
       std::memcpy(dst, img.data(), img.size());
       kernel_end = kRamBase + offset + std::max<uint64_t>(size, img.size());
       if (bare) entry = kRamBase + offset;
@@ -224,7 +231,7 @@ void VirtMachine::load_images() {
   fdt_addr_ = (kRamBase + opt_.ram_size - kFdtAlign) & ~(kFdtAlign - 1);
   std::vector<uint8_t> initrd;
   if (!opt_.initrd.empty()) {
-    initrd = read_file(opt_.initrd, "initrd");
+    initrd = read_input(opt_.initrd, "initrd", opt_.ram_size);
     d.initrd_end = fdt_addr_ & ~(Bus::kPage - 1);
     d.initrd_start = (d.initrd_end - initrd.size()) & ~(Bus::kPage - 1);
     d.initrd_end = d.initrd_start + initrd.size();
@@ -316,6 +323,10 @@ bool VirtMachine::on_budget(Hart& h) {
   if (harts_.size() > 1 && h.instret - slice_start_ >= static_cast<uint64_t>(kSlice)) return false;
   // Run to the end of the slice, or to the instruction where a counter could overflow (zero skid).
   h.deadline = std::min(h.instret + kSlice, pmu::next_overflow(h));
+  if (limiter_.reached(h, retired())) {
+    stop(limiter_.status());
+    return false;
+  }
   return true;
 }
 
@@ -349,11 +360,20 @@ void VirtMachine::idle() {
   poll_htif();
 }
 
+uint64_t VirtMachine::retired() const {
+  uint64_t n = 0;
+  for (const auto& h : harts_) n += h->instret;
+  return n;
+}
+
 SystemResult VirtMachine::run() {
   if (!opt_.dumpdtb.empty()) {
     write_fdt(fdt_, opt_.dumpdtb);
     return {};
   }
+  std::vector<Hart*> harts;
+  for (auto& h : harts_) harts.push_back(h.get());
+  limiter_.start(harts);
   while (!stopped_) {
     bool ran = false;
     for (auto& hp : harts_) {
@@ -361,15 +381,24 @@ SystemResult VirtMachine::run() {
       if (stopped_) break;
       if (h.waiting && !wake_condition(h)) continue;
       ran = true;
+      // Harts take turns on this thread, so another hart's store to a reserved granule can only
+      // come between turns: dropping every reservation at each turn keeps LR/SC atomic without
+      // watching stores (JIT, interpreter, AMOs, MMIO). An SC then fails spuriously at most once
+      // a slice, which the spec allows, and LR/SC loops still make progress.
+      if (harts_.size() > 1)
+        for (auto& other : harts_) other->reservation = ~0ull;
       slice_start_ = h.instret;
       h.request_exit();  // on_budget runs first: it delivers what is pending and sets the slice
       engine_->run(h, *this);
     }
-    if (!ran && !stopped_) idle();
+    if (!ran && !stopped_) {
+      idle();
+      if (limiter_.reached(*harts_[0], retired())) stop(limiter_.status());
+    }
   }
   SystemResult r;
   r.exit_code = exit_code_;
-  for (auto& h : harts_) r.instret += h->instret;
+  r.instret = retired();
   r.engine = engine_->summary();
   return r;
 }

@@ -17,6 +17,7 @@
 #include "runtime/engine.h"
 #include "runtime/host_clock.h"
 #include "runtime/mmu.h"
+#include "runtime/run_limits.h"
 
 namespace brisk {
 
@@ -30,6 +31,7 @@ struct SystemOptions {
   unsigned harts = 1;
   std::string cpu = "rv64";
   EngineOptions engine;
+  RunLimits limits;     // --timeout, --max-insns
 };
 
 struct SystemResult {
@@ -56,7 +58,12 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
  private:
   MachineDesc describe() const;
   void load_images();
-  uint64_t load_elf(const std::string& path, bool kernel);
+  struct LoadedImage {
+    uint64_t entry = 0;
+    uint64_t end = 0;  // physical end of the highest segment
+  };
+  // Loads the firmware or kernel ELF by physical address; a kernel's tohost symbol is HTIF's.
+  LoadedImage load_elf(const std::string& path, bool kernel, uint64_t dyn_base);
   void load_flat(const std::string& path, uint64_t pa);
   void poll_devices(uint64_t now);
   void update_stimer(Hart& h, uint64_t now);
@@ -64,11 +71,13 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   void stop(int code);
   void idle();
   bool poll_htif();
+  uint64_t retired() const;  // by all harts
 
   SystemOptions opt_;
   HostClock clock_;
   Bus bus_;
   std::vector<std::unique_ptr<Hart>> harts_;
+  RunLimiter limiter_{opt_.limits};  // after harts_: its timer signal touches them
   std::unique_ptr<SystemMemory> mem_;
   std::unique_ptr<Uart16550> uart_;
   std::unique_ptr<Clint> clint_;

@@ -36,6 +36,44 @@ void add_engine_options(CLI::App* cmd, brisk::EngineOptions& e) {
       ->group("Tuning");
 }
 
+// --timeout and --max-insns, as typed; run_limits() checks them.
+struct LimitArgs {
+  std::string timeout, max_insns;
+  CLI::Option* timeout_given = nullptr;  // an empty value is still a bad value
+  CLI::Option* max_insns_given = nullptr;
+};
+
+void add_limit_options(CLI::App* cmd, LimitArgs& a) {
+  a.timeout_given =
+      cmd->add_option("--timeout", a.timeout, "Stop the guest after SECONDS of host time (exit status 124)")
+          ->type_name("SECONDS");
+  a.max_insns_given =
+      cmd->add_option("--max-insns", a.max_insns, "Stop the guest after exactly N instructions (exit status 125)")
+          ->type_name("N");
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+brisk::RunLimits run_limits(const LimitArgs& a, const brisk::EngineOptions& engine) {
+  brisk::RunLimits l;
+  if (*a.timeout_given) {
+    const auto dot = a.timeout.find('.');
+    const bool decimal = all_digits(a.timeout.substr(0, dot)) &&
+                         (dot == std::string::npos || all_digits(a.timeout.substr(dot + 1)));
+    if (decimal && a.timeout.size() <= 12) l.timeout = std::stod(a.timeout);
+    if (!(l.timeout > 0))
+      throw brisk::Error("--timeout: '{}' is not a positive number of seconds (e.g. 10 or 2.5)", a.timeout);
+  }
+  if (*a.max_insns_given) {
+    if (all_digits(a.max_insns) && a.max_insns.size() <= 19) l.max_insns = std::stoull(a.max_insns);
+    if (l.max_insns == 0) throw brisk::Error("--max-insns: '{}' is not a positive number of instructions", a.max_insns);
+  }
+  if (l.any() && engine.name == "check") throw brisk::Error("--timeout and --max-insns need --engine jit or interp");
+  return l;
+}
+
 // QEMU's -m: a number of MiB, or with a K/M/G suffix.
 uint64_t parse_size(const std::string& s) {
   size_t used = 0;
@@ -100,11 +138,16 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  brisk run ./hello\n"
       "  brisk run --sysroot /srv/riscv64-root /srv/riscv64-root/usr/bin/xz -9 file\n"
-      "The exit status is the program's, or 128+N when signal N (a guest fault) ended it.");
+      "The exit status is the program's, or 128+N when signal N (a guest fault) ended it,\n"
+      "124 when --timeout stopped it, 125 when --max-insns did.");
   run->add_option("--sysroot", user.sysroot,
                   "Directory searched first for the ELF interpreter and absolute paths (like qemu -L)")
       ->check(CLI::ExistingDirectory);
   run->add_flag("--stats", stats, "Print instructions retired, wall time and MIPS on exit");
+  run->add_option("--cpu", user.cpu, "rv64 with extensions switched: rv64,EXT=on|off,... (all on by default)")
+      ->capture_default_str();
+  LimitArgs run_limit_args;
+  add_limit_options(run, run_limit_args);
   add_engine_options(run, user.engine);
   run->add_flag("--transfer-sink", user.transfer_sink,
                 "Record every branch and jump in the hart's control-transfer ring (measures hook cost)")
@@ -118,14 +161,15 @@ int main(int argc, char** argv) {
   system->footer(
       "Options also take QEMU's single-dash spellings (-kernel, -bios, -initrd, -append, -smp, -cpu).\n"
       "With no --kernel, boots the Debian kernel and busybox initramfs that scripts/guest-images caches.\n"
-      "The console is stdio; Ctrl-A x quits. The exit status is the guest's (sifive_test finisher, HTIF).\n"
+      "The console is stdio; Ctrl-A x quits. The exit status is the guest's (sifive_test finisher, HTIF),\n"
+      "124 when --timeout stopped it, 125 when --max-insns did.\n"
       "Examples:\n"
       "  brisk system -bios fw_jump.bin -kernel Image -initrd initrd.gz -append 'console=ttyS0'\n"
       "  brisk system --bios none --kernel test.elf        # bare-metal ELF in M-mode\n"
       "  brisk system --cpu rv64,sstc=off --dumpdtb virt.dtb");
   system->add_option("--bios", sys.bios, "Firmware: OpenSBI fw_jump/fw_dynamic (.bin or .elf), or 'none'");
   system->add_option("--kernel", sys.kernel, "Kernel: a RISC-V Linux Image, an ELF, or a flat binary");
-  system->add_option("--initrd", sys.initrd, "Initial ramdisk (cpio)")->check(CLI::ExistingFile);
+  system->add_option("--initrd", sys.initrd, "Initial ramdisk (cpio)");
   system->add_option("--append", sys.append, "Kernel command line");
   system->add_option("-m,--memory", mem, "RAM size: MiB, or with a K/M/G suffix")->capture_default_str();
   system->add_option("--smp", sys.harts, "Number of harts")->capture_default_str();
@@ -135,6 +179,8 @@ int main(int argc, char** argv) {
   system->add_option("--machine", machine, "Machine model (only virt)")->check(CLI::IsMember({"virt"}));
   system->add_flag("--nographic", nographic, "Accepted for QEMU habits: the console is always stdio");
   system->add_flag("--stats", stats, "Print instructions retired, wall time and MIPS on exit");
+  LimitArgs system_limit_args;
+  add_limit_options(system, system_limit_args);
   add_engine_options(system, sys.engine);
 
   std::vector<std::string> args = qemu_spellings(argc, argv);
@@ -163,6 +209,8 @@ int main(int argc, char** argv) {
         brisk::diag_print("brisk run: missing PROG (see brisk run --help)\n");
         return 2;
       }
+      user.limits = run_limits(run_limit_args, user.engine);
+      user.engine.deadlines = user.limits.any();  // the limits stop translated code through Hart::deadline
       user.program = rest.front();
       user.argv = rest;
       for (char** e = environ; *e; e++) user.envp.emplace_back(*e);
@@ -173,6 +221,7 @@ int main(int argc, char** argv) {
     }
     if (system->parsed()) {
       sys.ram_size = parse_size(mem);
+      sys.limits = run_limits(system_limit_args, sys.engine);
       if (sys.kernel.empty() && sys.bios != "none") {
         auto img = cached_images();
         sys.kernel = img["KERNEL"];

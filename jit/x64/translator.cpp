@@ -346,14 +346,34 @@ class BlockEmitter {
       a_.mov(x86::rdx, Imm(reinterpret_cast<uint64_t>(&b_.sites.back())));
       a_.call(Imm(reinterpret_cast<uint64_t>(fp_emitted_ ? tramp_.helper_fold : tramp_.helper)));
       pending_ = 0;
-      return;
+    } else {
+      call_semantics(i);
+      a_.test(x86::eax, x86::eax);
+      Label ok = a_.newLabel();
+      a_.jz(ok);
+      a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.exit)));  // eax = Trap or Exit
+      a_.bind(ok);
     }
-    call_semantics(i);
-    a_.test(x86::eax, x86::eax);
-    Label ok = a_.newLabel();
-    a_.jz(ok);
-    a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.exit)));  // eax = Trap or Exit
-    a_.bind(ok);
+    if (i.flags() & kStore) emit_code_written_exit(i);
+  }
+  // After a store that completed out of line: if it overwrote this block's code (Hart::code_written),
+  // the rest of the block is stale, so leave right after the store.
+  void emit_code_written_exit(const Insn& i) {
+    const Mem flag = x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, code_written)));
+    Label written = a_.newLabel();
+    a_.cmp(flag, Imm(0));
+    a_.jne(written);
+    slow_paths_.push_back([this, &i, written, flag, pc = pc_] {
+      a_.bind(written);
+      a_.mov(flag, Imm(0));
+      pending_ = 0;  // the helper counted everything before the store
+      pend_ev_ = {};
+      fold_fp_flags();
+      emit_exit_events(&i, false);
+      add_instret(1);
+      set_pc(pc + i.len);
+      exit_with(kExitDispatch);
+    });
   }
 
   // --- block structure ---
@@ -544,11 +564,17 @@ class BlockEmitter {
     a_.lea(x86::rax, x86::ptr(s, static_cast<int32_t>(i.imm)));
     a_.and_(x86::rax, Imm(-2));
     if (ialign_mask_ & 2) {
-      Label ok = a_.newLabel();
+      // Out of line, so that the helper's sync leaves the pending counts of the aligned path alone.
+      Label misaligned = a_.newLabel();
       a_.test(x86::al, Imm(2));
-      a_.jz(ok);
-      emit_helper(i);  // raises the misaligned-target exception
-      a_.bind(ok);
+      a_.jnz(misaligned);
+      slow_paths_.push_back([this, &i, misaligned, pc = pc_, pending = pending_, ev = pend_ev_] {
+        a_.bind(misaligned);
+        pc_ = pc;
+        pending_ = pending;
+        pend_ev_ = ev;
+        emit_helper(i);  // raises instruction-address-misaligned, and so never comes back
+      });
     }
     link(i.rd, pc_ + i.len);
     if (cfg_.transfer_hooks) record_transfer(pc_, x86::rax, classify_transfer(i, true));
@@ -849,16 +875,20 @@ class BlockEmitter {
     a_.add(x86::rax, x86::qword_ptr(kHart, x86::rcx, 0, static_cast<int32_t>(set + 8)));
     return x86::ptr(x86::rax, 0, size);
   }
-  void fault_site() {
+  size_t fault_site() {
     b_.faults.push_back({static_cast<uint32_t>(a_.offset()), static_cast<uint16_t>(idx_),
                          static_cast<uint16_t>(pending_)});
+    return b_.faults.size() - 1;
   }
-  void slow_path(const Insn& i, Label slow, Label back) {
+  // The out-of-line access through the semantics; for a store, `site` is its fault site, which
+  // learns where this code is (FaultSite::slow_off).
+  void slow_path(const Insn& i, Label slow, Label back, size_t site = SIZE_MAX) {
     const unsigned saved_pending = pending_;
     const auto saved_ev = pend_ev_;
     const uint64_t pc = pc_;
-    slow_paths_.push_back([this, &i, slow, back, saved_pending, saved_ev, pc] {
+    slow_paths_.push_back([this, &i, slow, back, saved_pending, saved_ev, pc, site] {
       a_.bind(slow);
+      if (site != SIZE_MAX) b_.faults[site].slow_off = static_cast<uint32_t>(a_.offset());
       pc_ = pc;
       pending_ = saved_pending;
       pend_ev_ = saved_ev;
@@ -891,7 +921,7 @@ class BlockEmitter {
     Label slow = a_.newLabel(), back = a_.newLabel();
     const Mem m = host_operand(i, size, true, slow);
     Gp v = src(i.rs2, x86::rcx);
-    fault_site();
+    const size_t site = fault_site();
     switch (size) {
       case 1: a_.mov(m, v.r8Lo()); break;
       case 2: a_.mov(m, v.r16()); break;
@@ -899,7 +929,7 @@ class BlockEmitter {
       default: a_.mov(m, v); break;
     }
     a_.bind(back);
-    slow_path(i, slow, back);
+    slow_path(i, slow, back, site);
     return true;
   }
 
@@ -1173,10 +1203,10 @@ class BlockEmitter {
     const Mem m = host_operand(i, size, true, slow);
     if (size == 8) a_.mov(x86::rcx, freg(i.rs2));
     else a_.mov(x86::ecx, freg32(i.rs2));
-    fault_site();
+    const size_t site = fault_site();
     a_.mov(m, size == 8 ? Gp(x86::rcx) : Gp(x86::ecx));
     a_.bind(back);
-    slow_path(i, slow, back);
+    slow_path(i, slow, back, site);
     return true;
   }
 
@@ -1221,13 +1251,8 @@ bool translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig
       if (out.insns.empty()) return false;  // the exec loop raises the fetch fault
       break;                                // the next block will
     }
-    Insn i = decode(raw);
-    if (cfg.fp_off && (i.flags() & kFp)) {  // mstatus.FS = Off: the instruction raises illegal-instruction
-      Insn ill;
-      ill.raw = i.raw;
-      ill.len = i.len;
-      i = ill;
-    }
+    Insn i = decode(raw, h.csr.isa);
+    if (cfg.fp_off && (i.flags() & kFp)) i = i.as_illegal();  // mstatus.FS = Off: illegal-instruction
     // An instruction straddling the page end belongs to the next block, unless it is the first.
     if (pc + i.len > page_end && !out.insns.empty()) break;
     out.insns.push_back(i);

@@ -33,8 +33,11 @@ enum JitExit : uint32_t {
 // page next to each other (six pc bits of the page number above six of the offset), so forgetting
 // one page's entries after sfence.vma touches 1 KiB instead of the whole table.
 struct LookupEntry {
-  uint64_t pc;
-  const void* code;
+  // Empty slots hold an odd pc, which no jump target has (jalr clears bit 0), so that no probe,
+  // not even one for pc 0, can take an empty slot's null code for a translation.
+  static constexpr uint64_t kNoPc = 1;
+  uint64_t pc = kNoPc;
+  const void* code = nullptr;
 };
 constexpr uint32_t kLookupPageBits = 6, kLookupSlotBits = 6;
 constexpr uint32_t kLookupEntries = 1u << (kLookupPageBits + kLookupSlotBits);
@@ -73,6 +76,9 @@ struct FaultSite {
   uint32_t host_off;  // offset of the faulting host instruction in the block's code
   uint16_t index;     // which guest instruction
   uint16_t pending;   // instructions before it not yet added to instret
+  // A store's slow path (its helper, then the code_written check), which may run in its place
+  // with the same host state; 0 for loads.
+  uint32_t slow_off = 0;
 };
 
 // A direct exit: `jmp rel32` at jmp_off goes to the unlinked stub until the exec loop links it.

@@ -109,6 +109,11 @@ struct frame {
   uint64_t pad;
 };
 
+/* Harts other than 0 wait in M-mode (WFI, with mie.MSIE set) for an IPI (CLINT_MSIP), then call
+ * secondary_entry if it is set, on a 4 KiB stack of their own (one such hart), with no trap
+ * handling: it must not trap, and must clear its own MSIP before it waits again. */
+extern void (*volatile secondary_entry)(void);
+
 typedef void (*trap_fn)(struct frame *f);
 void set_m_handler(trap_fn fn);
 void set_s_handler(trap_fn fn);

@@ -15,7 +15,7 @@
 _start:
     .option push
     .option norelax
-    /* One hart runs the tests; any other parks. */
+    /* Hart 0 runs the tests; any other parks. */
     bnez a0, park
     la sp, main_stack_top
     la t0, m_trap_stack_top
@@ -40,9 +40,17 @@ _start:
     j 1b
 2:  call main
     call bare_exit
+    /* Until an IPI brings a secondary_entry (bare.h) to call on its own stack. */
 park:
-    wfi
-    j park
+    li t0, 1 << 3 /* MSIE: wfi wakes on the IPI; mstatus.MIE stays 0, so no trap is taken */
+    csrs mie, t0
+1:  wfi
+    la t0, secondary_entry
+    ld t0, 0(t0)
+    beqz t0, 1b
+    la sp, secondary_stack_top
+    jalr t0
+    j 1b
     .option pop
 
 /* Entry stubs: switch to the trap stack, free t0 to carry the vector slot, join the common path. */
@@ -188,6 +196,8 @@ s_trap_stack_top:
     .skip STACK_SIZE
     .globl lower_stack_top
 lower_stack_top:
+    .skip 4096
+secondary_stack_top:
 
     .section .tohost, "aw", @progbits
     .balign 64

@@ -19,6 +19,7 @@ __attribute__((noreturn)) void run_return(uint64_t value);
 static trap_fn m_handler, s_handler;
 volatile struct trap_rec m_rec, s_rec;
 volatile uint64_t resume_at;
+void (*volatile secondary_entry)(void);
 struct frame run_exit;
 
 void set_m_handler(trap_fn fn) { m_handler = fn; }

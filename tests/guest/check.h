@@ -13,6 +13,10 @@
 
 #define SYS_write 64
 #define SYS_exit 93
+#define SYS_mmap 222
+#define PROT_RWX 7
+#define MAP_PRIVATE_ANON 0x22
+#define MAP_FIXED 0x10
 
 /* fflags bits */
 #define FF_NX 0x01
@@ -98,6 +102,18 @@ __check_fail_impl
     bgeu \hi, \lo, .Lck_ok\@
     __ck_report \hi, \lo, "\lo <=u \hi"
 .Lck_ok\@:
+.endm
+
+/* a0 = mmap(\addr, \len, PROT_RWX, \flags, -1, 0) for code the program writes. */
+.macro MMAP_RWX addr, len, flags
+    mv a0, \addr
+    li a1, \len
+    li a2, PROT_RWX
+    li a3, \flags
+    li a4, -1
+    li a5, 0
+    li a7, SYS_mmap
+    ecall
 .endm
 
 /* Memory checks: load with \load from \off(\base), compare with \expected. */

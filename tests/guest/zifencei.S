@@ -5,11 +5,7 @@
 #include "check.h"
 
 #define SYS_munmap 215
-#define SYS_mmap 222
 #define SYS_riscv_flush_icache 259
-#define PROT_RWX 7
-#define MAP_PRIVATE_ANON 0x22
-#define MAP_FIXED 0x10
 
 /* Copies \len bytes (a multiple of 2) from \src to \dst with t0/t1/t2. */
 .macro COPY dst, src, len
@@ -37,14 +33,7 @@
 .endm
 
 TEST_BEGIN
-    li a0, 0
-    li a1, 8192
-    li a2, PROT_RWX
-    li a3, MAP_PRIVATE_ANON
-    li a4, -1
-    li a5, 0
-    li a7, SYS_mmap
-    ecall
+    MMAP_RWX zero, 8192, MAP_PRIVATE_ANON
     li t0, -4096
     CHECK_LTU a0, t0                    /* not an error return */
     mv s0, a0
@@ -111,14 +100,7 @@ TEST_BEGIN
     li a7, SYS_munmap
     ecall
     CHECK_REG a0, 0
-    mv a0, s0
-    li a1, 8192
-    li a2, PROT_RWX
-    li a3, MAP_PRIVATE_ANON | MAP_FIXED
-    li a4, -1
-    li a5, 0
-    li a7, SYS_mmap
-    ecall
+    MMAP_RWX s0, 8192, MAP_PRIVATE_ANON | MAP_FIXED
     CHECK_EQ a0, s0
     COPY s0, ret44, 8
     fence.i

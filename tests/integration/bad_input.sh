@@ -39,5 +39,62 @@ expect_error "system: missing kernel" "cannot open the kernel .*nonexistent" sys
 expect_error "system: bare-metal kernel that is no ELF" "neither an ELF nor a RISC-V Linux Image" system --bios none --kernel "$WORK/text"
 expect_error "system: too little memory" "too little memory" system --bios none --kernel "$WORK/text" -m 8M
 expect_error "system: unknown extension" "unknown extension 'foo'" system --cpu rv64,foo=on --dumpdtb "$WORK/x.dtb"
-expect_error "system: missing firmware" "cannot open the image .*nonexistent|--bios" system --bios "$WORK/nonexistent" --kernel "$WORK/text"
+expect_error "system: missing firmware" "cannot open the firmware .*nonexistent" \
+    system --bios "$WORK/nonexistent" --kernel "$WORK/text"
 expect_error "system: bad -m" "is not a size" system -m lots --bios none --kernel "$WORK/text"
+
+# Files that are not regular files, given as each thing brisk loads: refused in one line, never a
+# block in open() or read() on a FIFO, never an endless read of a device.
+python3 "$(dirname "${BASH_SOURCE[0]}")/make_elf.py" "$WORK" || fail "make_elf.py failed"
+mkfifo "$WORK/fifo"
+expect_error "run: FIFO as the program" "the program .*/fifo is a FIFO, not a regular file" run "$WORK/fifo"
+expect_error "run: FIFO as PT_INTERP" "the interpreter .*/fifo is a FIFO, not a regular file" run "$WORK/interp-fifo"
+expect_error "run: /dev/null as the program" "the program /dev/null is a character device" run /dev/null
+expect_error "run: a directory as the program" "the program .* is a directory" run "$WORK"
+expect_error "system: FIFO as --kernel" "the kernel .*/fifo is a FIFO" system --bios none --kernel "$WORK/fifo"
+expect_error "system: FIFO as --bios" "the firmware .*/fifo is a FIFO" \
+    system --bios "$WORK/fifo" --kernel "$WORK/bare-spin"
+expect_error "system: FIFO as --initrd" "the initrd .*/fifo is a FIFO" \
+    system --bios none --kernel "$WORK/bare-spin" --initrd "$WORK/fifo"
+expect_error "system: /dev/zero as --initrd" "the initrd /dev/zero is a character device" \
+    system --bios none --kernel "$WORK/bare-spin" --initrd /dev/zero
+expect_error "system: a directory as --kernel" "the kernel .* is a directory" system --bios none --kernel "$WORK"
+expect_error "system: a directory as --bios" "the firmware .* is a directory" \
+    system --bios "$WORK" --kernel "$WORK/bare-spin"
+expect_error "system: /dev/null as --bios" "the firmware /dev/null is a character device" \
+    system --bios /dev/null --kernel "$WORK/bare-spin"
+
+# Crafted ELFs, one per loader check (make_elf.py says what each one is).
+expect_error "run: e_phentsize" "corrupt ELF: e_phentsize is 32, not 56" run "$WORK/phentsize"
+expect_error "run: e_phoff past the end" "program headers at offset 0x100000 run past the end of the file" \
+    run "$WORK/phoff-outside"
+expect_error "run: e_phnum past the end" "1000 program headers at offset 0x40 run past the end of the file" \
+    run "$WORK/phnum-outside"
+expect_error "run: p_offset + p_filesz past the end" "segment 0 .* lies outside the file" run "$WORK/segment-outside"
+expect_error "run: p_filesz > p_memsz" "p_filesz 0x1004 larger than p_memsz 0x10" run "$WORK/filesz-over-memsz"
+expect_error "run: p_vaddr + p_memsz wraps" "segment 0 .* reaches the end of the address space" run "$WORK/vaddr-wraps"
+expect_error "run: the page rounding of the end wraps" "\(0xfff bytes at 0xfffffffffffff000\) reaches the end" \
+    run "$WORK/page-wraps"
+expect_error "run: unsorted segments" "segment 1 at 0x10000 overlaps or comes before" run "$WORK/unsorted"
+expect_error "run: overlapping segments" "segment 1 at 0x10800 overlaps or comes before" run "$WORK/overlapping"
+expect_error "run: p_memsz beyond the guest space" "do not fit the guest address space" run "$WORK/huge-memsz"
+expect_error "run: p_memsz no host backs" "cannot map 0x3f00000000 bytes" run "$WORK/giant-memsz"
+expect_error "system: wrapping segment in --kernel" "reaches the end of the address space" \
+    system --bios none --kernel "$WORK/vaddr-wraps"
+expect_error "system: p_memsz beyond RAM in --kernel" "outside RAM" system --bios none --kernel "$WORK/huge-memsz"
+# A PT_INTERP with a terminal escape is shown escaped: no raw control byte reaches the terminal.
+expect_error "run: PT_INTERP with an escape" 'interpreter /lib/ld-\\x1b\[31mred\.so, which is missing' \
+    run "$WORK/interp-escape"
+! grep -q $'\x1b' "$WORK/err" || fail "run: PT_INTERP with an escape: a raw ESC reached stderr"
+
+# --timeout and --max-insns take positive numbers.
+for bad in 0 -1 abc 1e3 ""; do
+    expect_error "run: --timeout '$bad'" "--timeout: '$bad' is not a positive number of seconds" \
+        run --timeout "$bad" "$WORK/spin"
+done
+for bad in 0 -5 12x 99999999999999999999; do
+    expect_error "system: --max-insns '$bad'" "--max-insns: '$bad' is not a positive number of instructions" \
+        system --max-insns "$bad" --bios none --kernel "$WORK/bare-spin"
+done
+expect_error "run: --timeout with --engine check" "need --engine jit or interp" \
+    run --engine check --timeout 5 "$WORK/spin"

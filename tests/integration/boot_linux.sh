@@ -7,10 +7,12 @@
 # BRISK is the brisk binary (run as `BRISK system --bios ... --kernel ... --initrd ... --append ...`);
 # a path to qemu-system-riscv64 instead checks the test itself against QEMU. FIRMWARE is opensbi16 or
 # opensbi19 (fw_jump), or opensbi16-dynamic / opensbi19-dynamic (fw_dynamic). ENGINE, if given, is
-# passed to brisk as --engine. BOOT_TIMEOUT (seconds, default 300) bounds the whole run.
+# passed to brisk as --engine. A FIRMWARE ending in -elf boots the same build's position-independent
+# ELF (fw_jump.elf, fw_dynamic.elf), which brisk loads at the start of RAM (QEMU 7.2 cannot load it).
+# BOOT_TIMEOUT (seconds, default 300) bounds the whole run.
 set -euo pipefail
 
-(($# == 2 || $# == 3)) || { echo "usage: $0 BRISK opensbi16|opensbi19[-dynamic] [ENGINE]" >&2; exit 2; }
+(($# == 2 || $# == 3)) || { echo "usage: $0 BRISK opensbi16|opensbi19[-dynamic][-elf] [ENGINE]" >&2; exit 2; }
 BRISK=$1
 FIRMWARE=$2
 ENGINE=${3:-}
@@ -30,7 +32,11 @@ case $FIRMWARE in
     opensbi19) fw=$OPENSBI19_FW_JUMP ;;
     opensbi16-dynamic) fw=$OPENSBI16_FW_DYNAMIC ;;
     opensbi19-dynamic) fw=$OPENSBI19_FW_DYNAMIC ;;
-    *) fail "unknown firmware '$FIRMWARE' (opensbi16, opensbi19, opensbi16-dynamic, opensbi19-dynamic)" ;;
+    opensbi16-elf) fw=$OPENSBI16_FW_JUMP_ELF ;;
+    opensbi19-elf) fw=$OPENSBI19_FW_JUMP_ELF ;;
+    opensbi16-dynamic-elf) fw=$OPENSBI16_FW_DYNAMIC_ELF ;;
+    opensbi19-dynamic-elf) fw=$OPENSBI19_FW_DYNAMIC_ELF ;;
+    *) fail "unknown firmware '$FIRMWARE' (opensbi16, opensbi19, opensbi16-dynamic, opensbi19-dynamic, each with -elf)" ;;
 esac
 
 WORK=$(mktemp -d)

@@ -15,6 +15,10 @@ static void PrintTo(Op op, std::ostream* os) { *os << op_info(op).mnemonic; }
 
 namespace {
 
+// Every extension brisk implements, as the default CPU has them.
+const IsaConfig kAll;
+Insn decode(uint32_t raw) { return brisk::decode(raw, kAll); }
+
 struct Expect {
   uint32_t raw;
   Op op;
@@ -566,7 +570,68 @@ TEST(OpInfo, TableMatchesOpcodesDef) {
   EXPECT_EQ(op_info(Op::CBO_ZERO).flags, kStore);
   EXPECT_STREQ(op_info(Op::ILLEGAL).mnemonic, "illegal");
   EXPECT_EQ(op_info(Op::ILLEGAL).flags, kEnd);
+  EXPECT_EQ(op_info(Op::FCVT_S_D).ext, Ext::D);
+  EXPECT_EQ(op_info(Op::ZEXT_H).ext, Ext::Zbb);
+  EXPECT_EQ(op_info(Op::CBO_ZERO).ext, Ext::Zicboz);
+  EXPECT_EQ(op_info(Op::FENCE_I).ext, Ext::Zifencei);
+  EXPECT_EQ(op_info(Op::MRET).ext, Ext::I);
   for (unsigned k = 0; k < kOpCount; k++) ASSERT_NE(kOpInfo[k].mnemonic, nullptr);
+}
+
+IsaConfig without(std::initializer_list<Ext> off) {
+  IsaConfig isa;
+  for (Ext e : off) isa.on.reset(static_cast<size_t>(e));
+  return isa;
+}
+
+// An extension switched off (--cpu rv64,EXT=off) makes its encodings illegal, with the bits and
+// length kept for mtval and the pc; everything else decodes as before.
+TEST(Decode, ExtensionsSwitchedOffAreIllegal) {
+  struct Case {
+    uint32_t raw;
+    Ext off;
+    unsigned len;
+  };
+  const Case cases[] = {
+      {0x02b50533, Ext::M, 4},        // mul a0, a0, a1
+      {0x02b5453b, Ext::M, 4},        // divw a0, a0, a1
+      {0x100527af, Ext::A, 4},        // lr.w a5, (a0)
+      {0x00b5302f, Ext::A, 4},        // amoadd.d zero, a1, (a0)
+      {0x00052507, Ext::F, 4},        // flw fa0, 0(a0)
+      {0x00c5f553, Ext::F, 4},        // fadd.s fa0, fa1, fa2
+      {0x00053507, Ext::D, 4},        // fld fa0, 0(a0)
+      {0x02c5f553, Ext::D, 4},        // fadd.d fa0, fa1, fa2
+      {0x4015f553, Ext::D, 4},        // fcvt.s.d fa0, fa1
+      {0x357e, Ext::D, 2},            // c.fldsp fa0, 504(sp)
+      {0x0505, Ext::C, 2},            // c.addi a0, 1
+      {0x8082, Ext::C, 2},            // c.jr ra
+      {0x20b52533, Ext::Zba, 4},      // sh1add a0, a0, a1
+      {0x0805053b, Ext::Zba, 4},      // add.uw a0, a0, zero
+      {0x40b57533, Ext::Zbb, 4},      // andn a0, a0, a1
+      {0x6b855513, Ext::Zbb, 4},      // rev8 a0, a0
+      {0x0805453b, Ext::Zbb, 4},      // zext.h a0, a0
+      {0x48b51533, Ext::Zbs, 4},      // bclr a0, a0, a1
+      {0x0eb55533, Ext::Zicond, 4},   // czero.eqz a0, a0, a1
+      {0x0025200f, Ext::Zicbom, 4},   // cbo.flush (a0)
+      {0x0005200f, Ext::Zicbom, 4},   // cbo.inval (a0)
+      {0x0045200f, Ext::Zicboz, 4},   // cbo.zero (a0)
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(::testing::Message() << "0x" << std::hex << c.raw << " without " << ext_name(c.off));
+    ASSERT_NE(decode(c.raw).op, Op::ILLEGAL);
+    const Insn i = brisk::decode(c.raw, without({c.off}));
+    EXPECT_EQ(i.op, Op::ILLEGAL);
+    EXPECT_EQ(i.raw, c.raw);
+    EXPECT_EQ(i.len, c.len);
+  }
+  // What the switched-off extension does not define stays.
+  EXPECT_EQ(brisk::decode(0x00052507, without({Ext::D})).op, Op::FLW);
+  EXPECT_EQ(brisk::decode(0x00b50533, without({Ext::M, Ext::A, Ext::F, Ext::D, Ext::C, Ext::Zba, Ext::Zbb, Ext::Zbs,
+                                               Ext::Zicond, Ext::Zicbom, Ext::Zicboz})).op,
+            Op::ADD);
+  EXPECT_EQ(brisk::decode(0x0000100f, without({Ext::Zicbom})).op, Op::FENCE_I);
+  EXPECT_EQ(brisk::decode(0x0100000f, without({Ext::Zihintpause})).op, Op::PAUSE);  // a FENCE hint anyway
+  EXPECT_EQ(brisk::decode(0x4501, without({Ext::M})).op, Op::ADDI);                    // c.li a0, 0
 }
 
 // objdump -M no-aliases text, normalized: ", " between operands, the " <symbol>" after a target dropped and

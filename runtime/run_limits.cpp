@@ -1,0 +1,104 @@
+#include "runtime/run_limits.h"
+
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include "runtime/diag.h"
+#include "runtime/error.h"
+
+namespace brisk {
+
+namespace {
+
+// Set by the signal handler; read by reached(). One run (one limiter) at a time per process.
+std::atomic<bool> g_expired{false};
+std::vector<Hart*> g_harts;
+struct sigaction g_old_action;
+
+// The timer signal's period once --timeout has expired.
+constexpr long kRepeatNs = 10'000'000;
+
+void on_timeout(int) {
+  g_expired.store(true, std::memory_order_relaxed);
+  for (Hart* h : g_harts) h->request_exit();
+}
+
+timespec to_timespec(double seconds) {
+  timespec ts;
+  ts.tv_sec = static_cast<time_t>(seconds);
+  ts.tv_nsec = static_cast<long>((seconds - static_cast<double>(ts.tv_sec)) * 1e9);
+  if (ts.tv_sec == 0 && ts.tv_nsec == 0) ts.tv_nsec = 1;  // zero would disarm the timer
+  return ts;
+}
+
+}  // namespace
+
+void RunLimiter::start(const std::vector<Hart*>& harts) {
+  for (Hart* h : harts) h->request_exit();
+  if (limits_.timeout <= 0) return;
+  g_expired = false;
+  g_harts = harts;
+  // No SA_RESTART: a host syscall the guest is blocked in returns EINTR.
+  struct sigaction sa {};
+  sa.sa_handler = on_timeout;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGALRM, &sa, &g_old_action);
+  // Directed at this thread, the one that runs the harts and makes their syscalls.
+  sigevent ev{};
+  ev.sigev_notify = SIGEV_THREAD_ID;
+  ev.sigev_signo = SIGALRM;
+  ev._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
+  if (timer_create(CLOCK_MONOTONIC, &ev, &timer_) != 0)
+    throw Error("--timeout: cannot create a host timer: {}", strerror(errno));
+  armed_ = true;
+  itimerspec spec{};
+  spec.it_value = to_timespec(limits_.timeout);
+  spec.it_interval.tv_nsec = kRepeatNs;
+  timer_settime(timer_, 0, &spec, nullptr);
+}
+
+RunLimiter::~RunLimiter() {
+  if (!armed_) return;
+  timer_delete(timer_);
+  sigaction(SIGALRM, &g_old_action, nullptr);
+  g_harts.clear();
+}
+
+void RunLimiter::stop(int status) {
+  status_ = status;
+  if (armed_) {
+    const itimerspec off{};
+    timer_settime(timer_, 0, &off, nullptr);
+  }
+}
+
+bool RunLimiter::reached(Hart& h, uint64_t retired) {
+  if (status_) return true;
+  if (limits_.max_insns) {
+    if (retired >= limits_.max_insns) {
+      diag_print("brisk: stopped: --max-insns {} reached at pc {:#x}, {} instructions\n", limits_.max_insns, h.pc,
+                 retired);
+      stop(kMaxInsnsStatus);
+      return true;
+    }
+    h.deadline = std::min(h.deadline, h.instret + (limits_.max_insns - retired));
+  }
+  // The caller's store to h.deadline must come first: a timer signal after this load leaves its
+  // request_exit() standing; one before it is seen here.
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (armed_ && g_expired.load(std::memory_order_relaxed)) {
+    diag_print("brisk: stopped: --timeout {} s reached at pc {:#x}, {} instructions\n", limits_.timeout, h.pc,
+               retired);
+    stop(kTimeoutStatus);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace brisk

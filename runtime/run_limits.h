@@ -1,0 +1,52 @@
+// --timeout and --max-insns: a guest that does not finish by itself (a spin, a wait for input that
+// never comes) is stopped with one line and a status of its own, in user mode and system mode alike.
+#pragma once
+
+#include <time.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/hart.h"
+
+namespace brisk {
+
+struct RunLimits {
+  double timeout = 0;      // seconds of host time; 0: none
+  uint64_t max_insns = 0;  // instructions retired by all harts together; 0: none
+  bool any() const { return timeout > 0 || max_insns > 0; }
+};
+
+class RunLimiter {
+ public:
+  static constexpr int kTimeoutStatus = 124;   // as coreutils timeout(1)
+  static constexpr int kMaxInsnsStatus = 125;
+
+  explicit RunLimiter(const RunLimits& limits) : limits_(limits) {}
+  ~RunLimiter();
+  RunLimiter(const RunLimiter&) = delete;
+  RunLimiter& operator=(const RunLimiter&) = delete;
+
+  // Starts the run: every hart is sent to its trap handler's on_budget first, which must call
+  // reached(). When --timeout expires, a host timer signal (SIGALRM) asks every hart to leave
+  // translated code at its next block and interrupts a blocking host syscall; it repeats until the
+  // run ends, so that a syscall entered just after the first one is interrupted too.
+  void start(const std::vector<Hart*>& harts);
+
+  // From on_budget (or an idle loop), after h.deadline was set; `retired` counts what all harts
+  // retired so far. Lowers h.deadline to where --max-insns stops, exactly. True when a limit was
+  // reached: the line is printed, and the run must stop with status().
+  bool reached(Hart& h, uint64_t retired);
+  // The exit status the run must end with: 0 until a limit is reached.
+  int status() const { return status_; }
+
+ private:
+  void stop(int status);
+
+  RunLimits limits_;
+  timer_t timer_{};
+  bool armed_ = false;  // timer_ exists: --timeout was given
+  int status_ = 0;
+};
+
+}  // namespace brisk
