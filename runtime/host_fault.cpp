@@ -27,7 +27,9 @@ constexpr uint64_t kPageFaultWriteBit = 2;  // x86 page-fault error code: the ac
 void on_host_fault(int sig, siginfo_t* si, void* ctx) {
   Hart* h = t_hart;
   auto* addr = static_cast<uint8_t*>(si->si_addr);
-  if (h && t_resume && GuestCode::running && addr >= h->mem_base && addr < h->mem_base + t_limit + GuestVm::kGuard) {
+  // System mode has no flat guest memory (limit 0): every host fault there is brisk's.
+  if (h && t_resume && t_limit && GuestCode::running && addr >= h->mem_base &&
+      addr < h->mem_base + t_limit + GuestVm::kGuard) {
     uint64_t va = static_cast<uint64_t>(addr - h->mem_base);
     auto& uc = *static_cast<ucontext_t*>(ctx);
     bool write = uc.uc_mcontext.gregs[REG_ERR] & kPageFaultWriteBit;
