@@ -44,10 +44,12 @@ class LoggingMemory final : public HartEnv {
   void watch_code(uint64_t page) override { inner_->watch_code(page); }
   void unwatch_code(uint64_t page) override { inner_->unwatch_code(page); }
 
-  // Remembers what the interpreter wrote, then puts memory back as it was.
+  // Remembers what the interpreter wrote, then puts memory back as it was. Bytes still as they were
+  // are left alone: a store that faulted (a read-only page) was logged but never happened.
   void undo() {
     for (auto& w : writes_) w.after = read(w.va, w.size);
-    for (auto it = writes_.rbegin(); it != writes_.rend(); ++it) std::memcpy(base_ + it->va, &it->before, it->size);
+    for (auto it = writes_.rbegin(); it != writes_.rend(); ++it)
+      if (read(it->va, it->size) != it->before) std::memcpy(base_ + it->va, &it->before, it->size);
   }
   uint64_t read(uint64_t va, unsigned size) const {
     uint64_t v = 0;

@@ -242,6 +242,7 @@ uint32_t JitEngine::run_one_block(Hart& h) {
   static LookupTable empty{};
   h.jit_lookup = empty.data();
   h.code_written = false;
+  GuestCode guest;
   return tramp_[h.transfer_sink].enter(&h, b->bc.code);
 }
 
@@ -275,7 +276,10 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
     lookup[x64::lookup_index(h.pc)] = {h.pc, b->bc.code};
     h.jit_lookup = lookup.data();
     h.code_written = false;  // whatever set it outside translated code has no store to follow
-    const uint32_t exit = tramp_[h.transfer_sink].enter(&h, b->bc.code);
+    const uint32_t exit = [&] {
+      GuestCode guest;
+      return tramp_[h.transfer_sink].enter(&h, b->bc.code);
+    }();
     switch (exit) {
       case x64::kExitDispatch: break;
       case x64::kExitLink: {
