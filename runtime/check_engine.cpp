@@ -101,8 +101,10 @@ class CheckMemory final : public HartEnv {
     settle();
     return writes_.size();
   }
-  // Puts memory back as it was before the interpreter's pass.
+  // Puts memory back as it was before the interpreter's pass. The guest's writes, undone: a page
+  // translated since (user mode: write-protected) faults into on_code_write like a guest store.
   void undo() {
+    GuestCode guest;
     settle();
     for (auto it = writes_.rbegin(); it != writes_.rend(); ++it) std::memcpy(it->host, &it->before, it->size);
   }
@@ -148,6 +150,7 @@ class CheckMemory final : public HartEnv {
   // at the same address: the fault is raised as the store's.
   bool read_for_store(Hart& h, uint64_t va, unsigned size, uint64_t& out) {
     HostFaultScope scope(h, hooks_, limit_);
+    GuestCode guest;  // returning, it gives back the caller's mark, which a fault clears
     if (sigsetjmp(scope.resume, 0)) {
       h.trap.cause = h.trap.cause == cause::kLoadAccessFault ? cause::kStoreAmoAccessFault : cause::kStoreAmoPageFault;
       return false;
@@ -315,6 +318,7 @@ bool CheckEngine::on_code_write(Hart& h, uint64_t va, ucontext_t& ctx) {
 
 Status CheckEngine::interpret(const x64::BlockCode& b, unsigned n) {
   HostFaultScope scope(ref_, this, flat_limit_);
+  GuestCode guest;
   if (sigsetjmp(scope.resume, 0)) return Status::Trap;
   Status st = Status::Next;
   // Translated code also leaves the block right after a store that overwrote it (Hart::code_written,

@@ -3,8 +3,14 @@
 #include <signal.h>
 #include <ucontext.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <mutex>
 
+#include "runtime/diag.h"
 #include "runtime/guest_vm.h"
 
 namespace brisk {
@@ -21,7 +27,9 @@ constexpr uint64_t kPageFaultWriteBit = 2;  // x86 page-fault error code: the ac
 void on_host_fault(int sig, siginfo_t* si, void* ctx) {
   Hart* h = t_hart;
   auto* addr = static_cast<uint8_t*>(si->si_addr);
-  if (h && t_resume && addr >= h->mem_base && addr < h->mem_base + t_limit + GuestVm::kGuard) {
+  // System mode has no flat guest memory (limit 0): every host fault there is brisk's.
+  if (h && t_resume && t_limit && GuestCode::running && addr >= h->mem_base &&
+      addr < h->mem_base + t_limit + GuestVm::kGuard) {
     uint64_t va = static_cast<uint64_t>(addr - h->mem_base);
     auto& uc = *static_cast<ucontext_t*>(ctx);
     bool write = uc.uc_mcontext.gregs[REG_ERR] & kPageFaultWriteBit;
@@ -36,15 +44,22 @@ void on_host_fault(int sig, siginfo_t* si, void* ctx) {
     else
       c = write ? cause::kStoreAmoPageFault : cause::kLoadPageFault;
     h->raise(c, va);
+    GuestCode::running = false;
     siglongjmp(*t_resume, 1);
   }
-  // Not guest memory: a bug in brisk itself. Let the default action report it.
-  signal(sig, SIG_DFL);
+  // A bug in brisk itself. Only async-signal-safe calls from here: the heap may be what broke.
+  char line[160];
+  int n = std::snprintf(line, sizeof line, "brisk: internal error: SIG%s at host address %p, guest pc %#llx\n",
+                        sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", si->si_addr,
+                        static_cast<unsigned long long>(h ? h->pc : 0));
+  if (n > 0) (void)!write(diag_fd(), line, std::min<size_t>(static_cast<size_t>(n), sizeof line - 1));
+  _exit(kInternalErrorStatus);
 }
 
 void install_once() {
   static std::once_flag once;
   std::call_once(once, [] {
+    diag_fd();  // opened now: the handler may only write to it
     struct sigaction sa = {};
     sa.sa_sigaction = on_host_fault;
     sa.sa_flags = SA_SIGINFO | SA_NODEFER;  // nothing blocked after a siglongjmp out of the handler

@@ -37,6 +37,7 @@ bool same_bytes(Hart& h, uint32_t raw) {
 }  // namespace
 
 Status Interpreter::step(Hart& h) {
+  GuestCode guest;
   Entry& e = cache_[(h.pc >> 1) & (cache_.size() - 1)];
   if (e.pc != h.pc || !same_bytes(h, e.insn.raw)) {
     uint32_t raw;

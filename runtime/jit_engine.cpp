@@ -244,6 +244,7 @@ uint32_t JitEngine::run_unchained(Hart& h, unsigned n) {
   static LookupTable empty{};
   h.jit_lookup = empty.data();
   h.code_written = false;
+  GuestCode guest;
   return tramp_[h.transfer_sink].enter(&h, b->bc.code);
 }
 
@@ -268,7 +269,10 @@ uint32_t JitEngine::enter(Hart& h) {
   lookup[x64::lookup_index(h.pc)] = {h.pc, b->bc.code};
   h.jit_lookup = lookup.data();
   h.code_written = false;  // whatever set it outside translated code has no store to follow
-  const uint32_t exit = tramp_[h.transfer_sink].enter(&h, b->bc.code);
+  const uint32_t exit = [&] {
+    GuestCode guest;
+    return tramp_[h.transfer_sink].enter(&h, b->bc.code);
+  }();
   if (exit == x64::kExitLink) {
     Block* to = block_for(h);  // first: translating may flush, and `from` with it
     Block* from = block_at_host(reinterpret_cast<const void*>(h.jit_exit_site));

@@ -11,14 +11,20 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <termios.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -48,6 +54,27 @@ const char* syscall_name(uint64_t n) {
 
 // A host syscall's result in the kernel's convention: the value, or -errno.
 int64_t host(long r) { return r < 0 ? -errno : r; }
+
+constexpr uint64_t sig_bit(int sig) { return 1ull << (sig - 1); }
+
+constexpr int kSsAutodisarm = 1 << 31;  // kSsAutodisarm (include/uapi/linux/signal.h)
+
+// MINSIGSTKSZ of riscv64 (arch/riscv/include/uapi/asm/signal.h).
+constexpr uint64_t kMinSigStackSize = 2048;
+
+// RLIMIT_NOFILE's soft limit, which bounds poll's nfds.
+uint64_t open_files_limit() {
+  rlimit lim;
+  return getrlimit(RLIMIT_NOFILE, &lim) == 0 ? lim.rlim_cur : FD_SETSIZE;
+}
+
+// The size of the process's descriptor table (FDSize in /proc/self/status), to which select clamps n.
+uint64_t fd_table_size() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.starts_with("FDSize:")) return std::strtoull(line.c_str() + 7, nullptr, 10);
+  return open_files_limit();
+}
 
 // struct stat of the generic 64-bit ABI (include/uapi/asm-generic/stat.h), which riscv64 uses.
 struct RvStat {
@@ -111,7 +138,11 @@ std::string LinuxUser::host_path_arg(uint64_t va, int64_t& err) {
 
 int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
   auto i = [&](int k) { return static_cast<int>(a[k]); };
-  auto ptr = [&](uint64_t va, uint64_t len, int prot) -> void* { return guest_ptr(va, len, prot); };
+  auto fd = [&](int k) { return guest_fd(a[k]); };
+  auto ptr = [&](uint64_t va, uint64_t len, int prot) -> void* { return guest_ptr(va, len, 1, prot); };
+  auto array = [&](uint64_t va, uint64_t count, uint64_t size, int prot) -> void* {
+    return guest_ptr(va, count, size, prot);
+  };
   constexpr int R = PROT_READ, W = PROT_WRITE;
   int64_t err = 0;
 
@@ -143,9 +174,13 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       return 0;
     }
     case nr::getgroups: {
-      void* p = a[0] ? ptr(a[1], a[0] * 4, W) : nullptr;
-      if (a[0] && !p) return -EFAULT;
-      return host(getgroups(i(0), static_cast<gid_t*>(p)));
+      // Linux writes only the groups there are, after checking that size holds them all.
+      const int size = i(0), groups = getgroups(0, nullptr);
+      if (size < 0) return -EINVAL;
+      if (size == 0 || groups < 0) return host(groups);
+      if (size < groups) return -EINVAL;
+      void* p = array(a[1], static_cast<uint64_t>(groups), sizeof(gid_t), W);
+      return p ? host(getgroups(groups, static_cast<gid_t*>(p))) : -EFAULT;
     }
     case nr::set_tid_address: return getpid();
     case nr::set_robust_list: return 0;
@@ -165,7 +200,7 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     }
     case nr::sched_getaffinity: {
       // One hart: CPU 0 only.
-      if (a[1] < 8) return -EINVAL;
+      if (a[1] < 8 || (a[1] & 7)) return -EINVAL;
       auto* m = static_cast<uint8_t*>(ptr(a[2], 8, W));
       if (!m) return -EFAULT;
       std::memset(m, 0, 8);
@@ -214,18 +249,17 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
 
     // --- signals: recorded; a fatal one sent to ourselves ends the run ---
     case nr::rt_sigaction: {
-      int sig = i(0);
-      if (sig < 1 || sig > 64 || a[3] != 8) return -EINVAL;
+      if (a[3] != 8) return -EINVAL;
+      const auto* nv = static_cast<const SigAction*>(a[1] ? ptr(a[1], sizeof(SigAction), R) : nullptr);
+      if (a[1] && !nv) return -EFAULT;
+      const int sig = i(0);
+      if (!valid_signal(sig) || (nv && (sig == SIGKILL || sig == SIGSTOP))) return -EINVAL;
+      const SigAction old = sigactions_[sig];
+      if (nv) sigactions_[sig] = *nv;
       if (a[2]) {
         auto* o = static_cast<SigAction*>(ptr(a[2], sizeof(SigAction), W));
         if (!o) return -EFAULT;
-        *o = sigactions_[sig];
-      }
-      if (a[1]) {
-        if (sig == SIGKILL || sig == SIGSTOP) return -EINVAL;
-        auto* nv = static_cast<const SigAction*>(ptr(a[1], sizeof(SigAction), R));
-        if (!nv) return -EFAULT;
-        sigactions_[sig] = *nv;
+        *o = old;
       }
       return 0;
     }
@@ -235,10 +269,11 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       if (a[1]) {
         auto* s = static_cast<const uint64_t*>(ptr(a[1], 8, R));
         if (!s) return -EFAULT;
+        const uint64_t set = *s & ~(sig_bit(SIGKILL) | sig_bit(SIGSTOP));  // those two cannot be blocked
         switch (i(0)) {
-          case SIG_BLOCK: sigmask_ |= *s; break;
-          case SIG_UNBLOCK: sigmask_ &= ~*s; break;
-          case SIG_SETMASK: sigmask_ = *s; break;
+          case SIG_BLOCK: sigmask_ |= set; break;
+          case SIG_UNBLOCK: sigmask_ &= ~set; break;
+          case SIG_SETMASK: sigmask_ = set; break;
           default: return -EINVAL;
         }
       }
@@ -250,26 +285,47 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       return 0;
     }
     case nr::sigaltstack: {
+      // stack_t: ss_sp, ss_flags (an int, padded), ss_size. Kept for the guest to read back; brisk runs
+      // no handlers on it.
+      const AltStack old = altstack_;
+      if (a[0]) {
+        auto* ss = static_cast<const uint64_t*>(ptr(a[0], 24, R));
+        if (!ss) return -EFAULT;
+        const int flags = static_cast<int>(ss[1]);
+        const int mode = flags & ~kSsAutodisarm;
+        if (mode != 0 && mode != SS_DISABLE && mode != SS_ONSTACK) return -EINVAL;
+        if (mode == SS_DISABLE) altstack_ = {};
+        else if (ss[2] < kMinSigStackSize) return -ENOMEM;
+        else altstack_ = AltStack{ss[0], ss[2], flags & kSsAutodisarm};
+      }
       if (a[1]) {
         auto* o = static_cast<uint64_t*>(ptr(a[1], 24, W));
         if (!o) return -EFAULT;
-        o[0] = 0;
-        o[1] = SS_DISABLE;
-        o[2] = 0;
+        o[0] = old.sp;
+        o[1] = static_cast<uint32_t>(old.size ? old.flags : int{SS_DISABLE});
+        o[2] = old.size;
       }
       return 0;
     }
     case nr::kill:
     case nr::tkill:
     case nr::tgkill: {
-      int sig = n == nr::tgkill ? i(2) : i(1);
-      int target = n == nr::tgkill ? i(1) : i(0);
-      if (target != getpid() && !(n == nr::kill && target == 0)) return host(::kill(target, sig));
+      const int sig = n == nr::tgkill ? i(2) : i(1);
+      const int target = n == nr::tgkill ? i(1) : i(0);
+      if (sig != 0 && !valid_signal(sig)) return -EINVAL;
+      if (n != nr::kill && (target <= 0 || (n == nr::tgkill && i(0) <= 0))) return -EINVAL;
+      const bool self =
+          (target == getpid() && (n != nr::tgkill || i(0) == getpid())) || (n == nr::kill && target == 0);
+      if (!self) {
+        if (n == nr::kill) return host(::kill(target, sig));
+        if (n == nr::tkill) return host(::syscall(SYS_tkill, target, sig));
+        return host(::syscall(SYS_tgkill, i(0), target, sig));
+      }
       if (sig == 0) return 0;
       uint64_t handler = sigactions_[sig].handler;
       if (handler == reinterpret_cast<uint64_t>(SIG_IGN)) return 0;
       if (handler != reinterpret_cast<uint64_t>(SIG_DFL))
-        warn_once(n, fmt::format("signal handlers are not run: SIG{} ends the program", sigabbrev_np(sig)));
+        warn_once(n, fmt::format("signal handlers are not run: {} ends the program", signal_name(sig)));
       if (sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH || sig == SIGCONT) return 0;
       die(sig, "sent by the program itself");
       exit_requested_ = true;
@@ -280,10 +336,12 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     case nr::openat: {
       std::string p = host_path_arg(a[1], err);
       if (err) return err;
-      return host(::syscall(SYS_openat, i(0), p.c_str(), i(2), static_cast<mode_t>(a[3])));
+      const int64_t r = host(::syscall(SYS_openat, fd(0), p.c_str(), i(2), static_cast<mode_t>(a[3])));
+      return r < 0 ? r : proc_open(static_cast<int>(r), i(2));
     }
-    // brisk's own stderr (diag_fd) is invisible to the guest: it can neither close nor replace it.
-    case nr::close: return i(0) == diag_fd() ? -EBADF : host(::close(i(0)));
+    // brisk's own stderr (diag_fd) is invisible to the guest: every fd argument goes through fd(),
+    // so the guest can neither use, close nor replace it.
+    case nr::close: return host(::close(fd(0)));
     case nr::close_range: {
       unsigned lo = static_cast<unsigned>(a[0]), hi = static_cast<unsigned>(a[1]);
       unsigned mine = static_cast<unsigned>(diag_fd());
@@ -292,41 +350,54 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       if (lo < mine && ::syscall(SYS_close_range, lo, mine - 1, i(2)) != 0) return -errno;
       return mine < hi ? host(::syscall(SYS_close_range, mine + 1, hi, i(2))) : 0;
     }
-    case nr::dup: return host(::dup(i(0)));
-    case nr::dup3: return i(1) == diag_fd() ? -EBADF : host(::dup3(i(0), i(1), i(2)));
+    case nr::dup: return host(::dup(fd(0)));
+    case nr::dup3: return host(::dup3(fd(0), fd(1), i(2)));
     case nr::fcntl: {
       int cmd = i(1);
       if (cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW || cmd == F_OFD_GETLK || cmd == F_OFD_SETLK ||
           cmd == F_OFD_SETLKW) {
         void* p = ptr(a[2], sizeof(struct flock), R | W);
-        return p ? host(::fcntl(i(0), cmd, p)) : -EFAULT;
+        return p ? host(::fcntl(fd(0), cmd, p)) : -EFAULT;
       }
-      return host(::fcntl(i(0), cmd, a[2]));
+      return host(::fcntl(fd(0), cmd, a[2]));
     }
-    case nr::read: {
-      void* p = ptr(a[1], a[2], W);
-      return p ? host(::read(i(0), p, a[2])) : -EFAULT;
-    }
-    case nr::write: {
-      const void* p = ptr(a[1], a[2], R);
-      return p ? host(::write(i(0), p, a[2])) : -EFAULT;
-    }
-    case nr::pread64: {
-      void* p = ptr(a[1], a[2], W);
-      return p ? host(::pread(i(0), p, a[2], static_cast<off_t>(a[3]))) : -EFAULT;
-    }
+    case nr::read:
+    case nr::write:
+    case nr::pread64:
     case nr::pwrite64: {
-      const void* p = ptr(a[1], a[2], R);
-      return p ? host(::pwrite(i(0), p, a[2], static_cast<off_t>(a[3]))) : -EFAULT;
+      const bool writing = n == nr::write || n == nr::pwrite64, positioned = n == nr::pread64 || n == nr::pwrite64;
+      if (is_mem_file(fd(0)))
+        return mem_file_rw(fd(0), a[1], a[2], positioned ? std::optional<uint64_t>(a[3]) : std::nullopt, writing);
+      void* p = ptr(a[1], a[2], writing ? R : W);
+      if (!p) return -EFAULT;
+      switch (n) {
+        case nr::read: return host(::read(fd(0), p, a[2]));
+        case nr::write: return host(::write(fd(0), p, a[2]));
+        case nr::pread64: return host(::pread(fd(0), p, a[2], static_cast<off_t>(a[3])));
+        default: return host(::pwrite(fd(0), p, a[2], static_cast<off_t>(a[3])));
+      }
     }
     case nr::readv:
     case nr::writev:
     case nr::preadv:
     case nr::pwritev: {
       if (a[2] > IOV_MAX) return -EINVAL;
-      auto* g = static_cast<const uint64_t*>(ptr(a[1], a[2] * 16, R));
+      auto* g = static_cast<const uint64_t*>(array(a[1], a[2], 16, R));
       if (!g && a[2]) return -EFAULT;
-      bool reading = n == nr::readv || n == nr::preadv;
+      const bool reading = n == nr::readv || n == nr::preadv, positioned = n == nr::preadv || n == nr::pwritev;
+      for (size_t k = 0; k < a[2]; k++)
+        if (g[2 * k + 1] > SSIZE_MAX) return -EINVAL;
+      if (is_mem_file(fd(0))) {
+        uint64_t total = 0;
+        for (size_t k = 0; k < a[2]; k++) {
+          auto pos = positioned ? std::optional<uint64_t>(a[3] + total) : std::nullopt;
+          const int64_t r = mem_file_rw(fd(0), g[2 * k], g[2 * k + 1], pos, !reading);
+          if (r < 0) return total ? static_cast<int64_t>(total) : r;
+          total += static_cast<uint64_t>(r);
+          if (static_cast<uint64_t>(r) < g[2 * k + 1]) break;
+        }
+        return static_cast<int64_t>(total);
+      }
       std::vector<iovec> v(a[2]);
       for (size_t k = 0; k < a[2]; k++) {
         v[k].iov_len = g[2 * k + 1];
@@ -335,13 +406,16 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       }
       int cnt = static_cast<int>(v.size());
       switch (n) {
-        case nr::readv: return host(::readv(i(0), v.data(), cnt));
-        case nr::writev: return host(::writev(i(0), v.data(), cnt));
-        case nr::preadv: return host(::preadv(i(0), v.data(), cnt, static_cast<off_t>(a[3])));
-        default: return host(::pwritev(i(0), v.data(), cnt, static_cast<off_t>(a[3])));
+        case nr::readv: return host(::readv(fd(0), v.data(), cnt));
+        case nr::writev: return host(::writev(fd(0), v.data(), cnt));
+        case nr::preadv: return host(::preadv(fd(0), v.data(), cnt, static_cast<off_t>(a[3])));
+        default: return host(::pwritev(fd(0), v.data(), cnt, static_cast<off_t>(a[3])));
       }
     }
-    case nr::lseek: return host(::lseek(i(0), static_cast<off_t>(a[1]), i(2)));
+    case nr::lseek:
+      // A mem file's offset is an address: no end to seek from (fs/proc/base.c: mem_lseek).
+      if (is_mem_file(fd(0)) && i(2) != SEEK_SET && i(2) != SEEK_CUR) return -EINVAL;
+      return host(::lseek(fd(0), static_cast<off_t>(a[1]), i(2)));
     case nr::ioctl: {
       unsigned long req = a[1];
       switch (req) {
@@ -351,22 +425,22 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
         case TCSETSF: {
           // struct termios of the kernel ABI: identical on riscv64 and x86-64.
           void* p = ptr(a[2], 36, req == TCGETS ? W : R);
-          return p ? host(::ioctl(i(0), req, p)) : -EFAULT;
+          return p ? host(::ioctl(fd(0), req, p)) : -EFAULT;
         }
         case TIOCGWINSZ:
         case TIOCSWINSZ: {
           void* p = ptr(a[2], sizeof(winsize), req == TIOCGWINSZ ? W : R);
-          return p ? host(::ioctl(i(0), req, p)) : -EFAULT;
+          return p ? host(::ioctl(fd(0), req, p)) : -EFAULT;
         }
         case TIOCGPGRP:
         case TIOCSPGRP:
         case FIONREAD:
         case FIONBIO: {
           void* p = ptr(a[2], 4, R | W);
-          return p ? host(::ioctl(i(0), req, p)) : -EFAULT;
+          return p ? host(::ioctl(fd(0), req, p)) : -EFAULT;
         }
         case FIOCLEX:
-        case FIONCLEX: return host(::ioctl(i(0), req));
+        case FIONCLEX: return host(::ioctl(fd(0), req));
         default:
           warn_once(n << 32 | req, fmt::format("ioctl request {:#x} is not implemented; returning -ENOTTY", req));
           return -ENOTTY;
@@ -376,7 +450,7 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       auto* out = static_cast<RvStat*>(ptr(a[1], sizeof(RvStat), W));
       if (!out) return -EFAULT;
       struct stat s;
-      if (::fstat(i(0), &s) != 0) return -errno;
+      if (::fstat(fd(0), &s) != 0) return -errno;
       *out = to_rv(s);
       return 0;
     }
@@ -386,15 +460,21 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       auto* out = static_cast<RvStat*>(ptr(a[2], sizeof(RvStat), W));
       if (!out) return -EFAULT;
       struct stat s;
-      if (::fstatat(i(0), p.c_str(), &s, i(3)) != 0) return -errno;
+      if (::fstatat(fd(0), p.c_str(), &s, i(3)) != 0) return -errno;
+      // /proc/self/exe followed to brisk's binary
+      if (is_host_exe(s.st_dev, s.st_ino) && ::stat(exe_path_.c_str(), &s) != 0) return -errno;
       *out = to_rv(s);
       return 0;
     }
     case nr::statx: {
       std::string p = host_path_arg(a[1], err);
       if (err) return err;
-      void* out = ptr(a[4], 256, W);  // struct statx has one layout on every architecture
-      return out ? host(::syscall(SYS_statx, i(0), p.c_str(), i(2), static_cast<unsigned>(a[3]), out)) : -EFAULT;
+      auto* out = static_cast<struct statx*>(ptr(a[4], 256, W));  // one layout on every architecture
+      if (!out) return -EFAULT;
+      const int64_t r = host(::syscall(SYS_statx, fd(0), p.c_str(), i(2), static_cast<unsigned>(a[3]), out));
+      if (r == 0 && is_host_exe(makedev(out->stx_dev_major, out->stx_dev_minor), out->stx_ino))
+        return host(::syscall(SYS_statx, AT_FDCWD, exe_path_.c_str(), 0, static_cast<unsigned>(a[3]), out));
+      return r;
     }
     case nr::statfs: {
       std::string p = host_path_arg(a[0], err);
@@ -404,77 +484,75 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     }
     case nr::fstatfs: {
       void* out = ptr(a[1], 120, W);
-      return out ? host(::syscall(SYS_fstatfs, i(0), out)) : -EFAULT;
+      return out ? host(::syscall(SYS_fstatfs, fd(0), out)) : -EFAULT;
     }
     case nr::readlinkat: {
-      std::string guest;
-      if (!guest_string(a[1], guest)) return -EFAULT;
-      char* buf = static_cast<char*>(ptr(a[2], a[3], W));
-      if (!buf) return -EFAULT;
-      if (guest == "/proc/self/exe") {
-        size_t len = std::min<size_t>(exe_path_.size(), a[3]);
-        std::memcpy(buf, exe_path_.data(), len);
-        return static_cast<int64_t>(len);
-      }
-      return host(::readlinkat(i(0), host_path(guest).c_str(), buf, a[3]));
+      const int size = i(3);
+      if (size <= 0) return -EINVAL;
+      std::string p = host_path_arg(a[1], err);
+      if (err) return err;
+      char* buf = static_cast<char*>(ptr(a[2], static_cast<uint64_t>(size), W));
+      return buf ? proc_readlink(fd(0), p, buf, static_cast<size_t>(size)) : -EFAULT;
     }
     case nr::getcwd: {
-      char* buf = static_cast<char*>(ptr(a[0], a[1], W));
+      // Linux builds the path in one page and copies only that much.
+      const uint64_t size = std::min<uint64_t>(a[1], GuestVm::kPage);
+      char* buf = static_cast<char*>(ptr(a[0], size, W));
       if (!buf) return -EFAULT;
-      return host(::syscall(SYS_getcwd, buf, a[1]));
+      return host(::syscall(SYS_getcwd, buf, size));
     }
     case nr::chdir: {
       std::string p = host_path_arg(a[0], err);
       return err ? err : host(::chdir(p.c_str()));
     }
-    case nr::fchdir: return host(::fchdir(i(0)));
+    case nr::fchdir: return host(::fchdir(fd(0)));
     case nr::faccessat:
     case nr::faccessat2: {
       std::string p = host_path_arg(a[1], err);
       if (err) return err;
-      return host(::syscall(SYS_faccessat2, i(0), p.c_str(), i(2), n == nr::faccessat2 ? i(3) : 0));
+      return host(::syscall(SYS_faccessat2, fd(0), p.c_str(), i(2), n == nr::faccessat2 ? i(3) : 0));
     }
     case nr::getdents64: {
       // struct linux_dirent64 has one layout on every architecture.
       void* p = ptr(a[1], a[2], W);
-      return p ? host(::syscall(SYS_getdents64, i(0), p, a[2])) : -EFAULT;
+      return p ? host(::syscall(SYS_getdents64, fd(0), p, a[2])) : -EFAULT;
     }
     case nr::mkdirat: {
       std::string p = host_path_arg(a[1], err);
-      return err ? err : host(::mkdirat(i(0), p.c_str(), static_cast<mode_t>(a[2])));
+      return err ? err : host(::mkdirat(fd(0), p.c_str(), static_cast<mode_t>(a[2])));
     }
     case nr::unlinkat: {
       std::string p = host_path_arg(a[1], err);
-      return err ? err : host(::unlinkat(i(0), p.c_str(), i(2)));
+      return err ? err : host(::unlinkat(fd(0), p.c_str(), i(2)));
     }
     case nr::renameat2: {
       std::string from = host_path_arg(a[1], err);
       if (err) return err;
       std::string to = host_path_arg(a[3], err);
       if (err) return err;
-      return host(::syscall(SYS_renameat2, i(0), from.c_str(), i(2), to.c_str(), static_cast<unsigned>(a[4])));
+      return host(::syscall(SYS_renameat2, fd(0), from.c_str(), fd(2), to.c_str(), static_cast<unsigned>(a[4])));
     }
     case nr::symlinkat: {
       std::string target;
       if (!guest_string(a[0], target)) return -EFAULT;
       std::string p = host_path_arg(a[2], err);
-      return err ? err : host(::symlinkat(target.c_str(), i(1), p.c_str()));
+      return err ? err : host(::symlinkat(target.c_str(), fd(1), p.c_str()));
     }
     case nr::linkat: {
       std::string from = host_path_arg(a[1], err);
       if (err) return err;
       std::string to = host_path_arg(a[3], err);
-      return err ? err : host(::linkat(i(0), from.c_str(), i(2), to.c_str(), i(4)));
+      return err ? err : host(::linkat(fd(0), from.c_str(), fd(2), to.c_str(), i(4)));
     }
-    case nr::fchmod: return host(::fchmod(i(0), static_cast<mode_t>(a[1])));
+    case nr::fchmod: return host(::fchmod(fd(0), static_cast<mode_t>(a[1])));
     case nr::fchmodat: {
       std::string p = host_path_arg(a[1], err);
-      return err ? err : host(::syscall(SYS_fchmodat, i(0), p.c_str(), static_cast<mode_t>(a[2])));
+      return err ? err : host(::syscall(SYS_fchmodat, fd(0), p.c_str(), static_cast<mode_t>(a[2])));
     }
-    case nr::fchown: return host(::fchown(i(0), static_cast<uid_t>(a[1]), static_cast<gid_t>(a[2])));
+    case nr::fchown: return host(::fchown(fd(0), static_cast<uid_t>(a[1]), static_cast<gid_t>(a[2])));
     case nr::fchownat: {
       std::string p = host_path_arg(a[1], err);
-      return err ? err : host(::fchownat(i(0), p.c_str(), static_cast<uid_t>(a[2]), static_cast<gid_t>(a[3]), i(4)));
+      return err ? err : host(::fchownat(fd(0), p.c_str(), static_cast<uid_t>(a[2]), static_cast<gid_t>(a[3]), i(4)));
     }
     case nr::utimensat: {
       std::string p;
@@ -484,16 +562,16 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       }
       const void* t = a[2] ? ptr(a[2], 32, R) : nullptr;
       if (a[2] && !t) return -EFAULT;
-      return host(::syscall(SYS_utimensat, i(0), a[1] ? p.c_str() : nullptr, t, i(3)));
+      return host(::syscall(SYS_utimensat, fd(0), a[1] ? p.c_str() : nullptr, t, i(3)));
     }
-    case nr::ftruncate: return host(::ftruncate(i(0), static_cast<off_t>(a[1])));
+    case nr::ftruncate: return host(::ftruncate(fd(0), static_cast<off_t>(a[1])));
     case nr::truncate: {
       std::string p = host_path_arg(a[0], err);
       return err ? err : host(::truncate(p.c_str(), static_cast<off_t>(a[1])));
     }
-    case nr::fallocate: return host(::fallocate(i(0), i(1), static_cast<off_t>(a[2]), static_cast<off_t>(a[3])));
-    case nr::fsync: return host(::fsync(i(0)));
-    case nr::fdatasync: return host(::fdatasync(i(0)));
+    case nr::fallocate: return host(::fallocate(fd(0), i(1), static_cast<off_t>(a[2]), static_cast<off_t>(a[3])));
+    case nr::fsync: return host(::fsync(fd(0)));
+    case nr::fdatasync: return host(::fdatasync(fd(0)));
     case nr::sync: ::sync(); return 0;
     case nr::fadvise64: return 0;
     case nr::pipe2: {
@@ -503,22 +581,33 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     case nr::sendfile: {
       void* off = a[2] ? ptr(a[2], 8, R | W) : nullptr;
       if (a[2] && !off) return -EFAULT;
-      return host(::syscall(SYS_sendfile, i(0), i(1), off, a[3]));
+      return host(::syscall(SYS_sendfile, fd(0), fd(1), off, a[3]));
     }
     case nr::copy_file_range: {
       void* ino = a[1] ? ptr(a[1], 8, R | W) : nullptr;
       void* outo = a[3] ? ptr(a[3], 8, R | W) : nullptr;
       if ((a[1] && !ino) || (a[3] && !outo)) return -EFAULT;
-      return host(::syscall(SYS_copy_file_range, i(0), ino, i(2), outo, a[4], static_cast<unsigned>(a[5])));
+      return host(::syscall(SYS_copy_file_range, fd(0), ino, fd(2), outo, a[4], static_cast<unsigned>(a[5])));
     }
     case nr::ppoll: {
-      void* fds = a[1] ? ptr(a[0], a[1] * sizeof(pollfd), R | W) : nullptr;
+      // Linux's order: the timeout, the signal mask's size, nfds (an unsigned int) against
+      // RLIMIT_NOFILE, then the array.
       const void* ts = a[2] ? ptr(a[2], 16, R) : nullptr;
-      if ((a[1] && !fds) || (a[2] && !ts)) return -EFAULT;
-      return host(::syscall(SYS_ppoll, fds, a[1], ts, nullptr, 0));
+      if (a[2] && !ts) return -EFAULT;
+      if (a[3] && a[4] != 8) return -EINVAL;
+      if (a[3] && !ptr(a[3], 8, R)) return -EFAULT;
+      const unsigned nfds = static_cast<unsigned>(a[1]);
+      if (nfds > open_files_limit()) return -EINVAL;
+      void* fds = nfds ? array(a[0], nfds, sizeof(pollfd), R | W) : nullptr;
+      if (nfds && !fds) return -EFAULT;
+      return host(::syscall(SYS_ppoll, fds, nfds, ts, nullptr, 0));
     }
     case nr::pselect6: {
-      size_t bytes = (a[0] + 63) / 64 * 8;
+      // Linux takes n as an int and clamps it to the size of the descriptor table.
+      if (i(0) < 0) return -EINVAL;
+      const uint64_t nfds = i(0) > FD_SETSIZE ? std::min<uint64_t>(static_cast<uint64_t>(i(0)), fd_table_size())
+                                              : static_cast<uint64_t>(i(0));
+      const uint64_t bytes = (nfds + 63) / 64 * 8;
       void* sets[3];
       for (int k = 0; k < 3; k++) {
         sets[k] = a[1 + k] ? ptr(a[1 + k], bytes, R | W) : nullptr;
@@ -526,7 +615,7 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       }
       void* ts = a[4] ? ptr(a[4], 16, R | W) : nullptr;
       if (a[4] && !ts) return -EFAULT;
-      return host(::syscall(SYS_pselect6, i(0), sets[0], sets[1], sets[2], ts, nullptr));
+      return host(::syscall(SYS_pselect6, nfds, sets[0], sets[1], sets[2], ts, nullptr));
     }
     case nr::memfd_create: {
       std::string name;
@@ -536,16 +625,14 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
 
     // --- memory ---
     case nr::brk: return static_cast<int64_t>(vm_.brk(a[0]));
-    case nr::mmap: return vm_.map(a[0], a[1], i(2), i(3), i(4), a[5]);
+    case nr::mmap:
+      if (!(i(3) & MAP_ANONYMOUS) && is_mem_file(fd(4))) return -ENODEV;  // mem files have no mmap
+      return vm_.map(a[0], a[1], i(2), i(3), fd(4), a[5]);
     case nr::munmap: return vm_.unmap(a[0], a[1]);
     case nr::mprotect: return vm_.protect(a[0], a[1], i(2));
     case nr::mremap: return vm_.remap(a[0], a[1], a[2], i(3), a[4]);
-    case nr::madvise:
-      // MADV_DONTNEED must really drop private pages: the next read sees zeros.
-      if (i(2) == MADV_DONTNEED && vm_.accessible(a[0], a[1], 0)) return host(::madvise(vm_.base() + a[0], a[1], MADV_DONTNEED));
-      return 0;
-    case nr::msync:
-      return vm_.accessible(a[0], a[1], 0) ? host(::msync(vm_.base() + a[0], a[1], i(2))) : -ENOMEM;
+    case nr::madvise: return vm_.advise(a[0], a[1], i(2));
+    case nr::msync: return vm_.sync(a[0], a[1], i(2));
     case nr::mlock:
     case nr::munlock:
     case nr::mlockall:
@@ -599,12 +686,20 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     // --- RISC-V specific ---
     case nr::riscv_flush_icache: return 0;  // decoded code is checked against memory on every use
     case nr::riscv_hwprobe: {
-      if (a[3] != 0 && a[2] != 0) return -EINVAL;  // brisk has one CPU: any cpu set names it
-      auto* pairs = static_cast<int64_t*>(ptr(a[0], a[1] * 16, R | W));
-      if (a[1] && !pairs) return -EFAULT;
+      // As arch/riscv/kernel/sys_hwprobe.c: flags are reserved; a cpu set must name CPU 0, brisk's
+      // one hart; the pairs are answered one at a time, up to the first that cannot be accessed.
+      if (a[4] != 0) return -EINVAL;
+      if (a[2] || a[3]) {
+        const uint64_t bytes = std::min<uint64_t>(a[2], 8);
+        const auto* cpus = static_cast<const uint8_t*>(ptr(a[3], bytes, R));
+        if (!cpus) return -EFAULT;
+        if (!bytes || !(cpus[0] & 1)) return -EINVAL;
+      }
       for (uint64_t k = 0; k < a[1]; k++) {
-        uint64_t& v = reinterpret_cast<uint64_t&>(pairs[2 * k + 1]);
-        switch (pairs[2 * k]) {
+        auto* pair = static_cast<int64_t*>(array(a[0] + 16 * k, 2, 8, R | W));
+        if (!pair) return -EFAULT;
+        uint64_t& v = reinterpret_cast<uint64_t&>(pair[1]);
+        switch (pair[0]) {
           case kHwprobeMvendorid:
           case kHwprobeMarchid:
           case kHwprobeMimpid: v = 0; break;
@@ -622,7 +717,7 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
           case kHwprobeCpuperf0: v = kHwprobeMisalignedFast; break;
           case kHwprobeZicbozBlockSize: v = 64; break;
           default:
-            pairs[2 * k] = -1;  // unknown key
+            pair[0] = -1;  // unknown key
             v = 0;
         }
       }

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,6 +43,11 @@ int signal_for(uint64_t c) {
 
 }  // namespace
 
+std::string signal_name(int sig) {
+  const char* abbrev = sig > 0 && sig < 32 ? sigabbrev_np(sig) : nullptr;
+  return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
+}
+
 LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(opt.engine)) {
   IsaConfig isa;
   isa.apply(opt_.cpu);
@@ -49,7 +55,16 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
   char* abs = realpath(opt_.program.c_str(), nullptr);
   exe_path_ = abs ? abs : opt_.program;
   free(abs);
+  char self[PATH_MAX];
+  struct stat st;
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self);
+  if (n > 0 && stat("/proc/self/exe", &st) == 0) {
+    host_exe_.assign(self, static_cast<size_t>(n));
+    host_exe_dev_ = st.st_dev;
+    host_exe_ino_ = st.st_ino;
+  }
   LoadedElf exe = load_elf(vm_, opt_.program, false);
+  vm_.name_anonymous(exe_path_);
   uint64_t interp_base = 0;
   uint64_t entry = exe.entry;
   if (!exe.interp.empty()) {
@@ -62,6 +77,9 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
                   printable(exe.interp), opt_.sysroot);
     }
     LoadedElf interp = load_elf(vm_, path, true);
+    char* real = realpath(path.c_str(), nullptr);
+    vm_.name_anonymous(real ? real : path);
+    free(real);
     interp_base = interp.bias;
     entry = interp.entry;
   }
@@ -94,12 +112,28 @@ void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
     std::memcpy(vm_.base() + sp, p, n);
     return sp;
   };
-  auto push_string = [&](const std::string& s) { return push_bytes(s.c_str(), s.size() + 1); };
 
-  uint64_t execfn = push_string(opt_.program);
+  // The strings in Linux's order, lowest first: argv's, envp's, then the program's name (AT_EXECFN).
+  std::string strings;
   std::vector<uint64_t> argv, envp;
-  for (const auto& s : opt_.argv) argv.push_back(push_string(s));
-  for (const auto& s : opt_.envp) envp.push_back(push_string(s));
+  for (const auto& s : opt_.argv) {
+    argv.push_back(strings.size());
+    strings.append(s).push_back('\0');
+  }
+  const size_t env_off = strings.size();
+  for (const auto& s : opt_.envp) {
+    envp.push_back(strings.size());
+    strings.append(s).push_back('\0');
+  }
+  const size_t execfn_off = strings.size();
+  strings.append(opt_.program).push_back('\0');
+  const uint64_t at = push_bytes(strings.data(), strings.size());
+  for (auto& p : argv) p += at;
+  for (auto& p : envp) p += at;
+  const uint64_t execfn = at + execfn_off;
+  arg_start_ = at;
+  arg_end_ = env_start_ = at + env_off;
+  env_end_ = execfn;
   std::array<uint8_t, 16> random;
   std::random_device rd;
   for (auto& b : random) b = static_cast<uint8_t>(rd());
@@ -126,9 +160,11 @@ void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
   for (auto [k, v] : auxv) {
     block.push_back(k);
     block.push_back(v);
+    auxv_.push_back(k);
+    auxv_.push_back(v);
   }
   std::memcpy(vm_.base() + sp, block.data(), block.size() * 8);
-  hart_.x[2] = sp;
+  hart_.x[2] = start_stack_ = sp;
 }
 
 UserResult LinuxUser::run() {
@@ -138,7 +174,7 @@ UserResult LinuxUser::run() {
 }
 
 bool LinuxUser::die(int sig, const std::string& why) {
-  diag_print("brisk: guest killed by SIG{}: {}\n", sigabbrev_np(sig), why);
+  diag_print("brisk: guest killed by {}: {}\n", signal_name(sig), why);
   exit_code_ = 128 + sig;
   return false;
 }
@@ -205,8 +241,9 @@ bool LinuxUser::fetch_address(Hart& h, uint64_t va, uint64_t& pa) {
 void LinuxUser::watch_code(uint64_t page) { vm_.watch_code(page); }
 void LinuxUser::unwatch_code(uint64_t page) { vm_.unwatch_code(page); }
 
-void* LinuxUser::guest_ptr(uint64_t va, uint64_t len, int prot) {
-  if (!vm_.accessible(va, len, prot)) return nullptr;
+void* LinuxUser::guest_ptr(uint64_t va, uint64_t count, uint64_t size, int prot) {
+  uint64_t len;
+  if (__builtin_mul_overflow(count, size, &len) || !vm_.accessible(va, len, prot)) return nullptr;
   if (prot & PROT_WRITE) vm_.before_host_write(va, len);
   return vm_.base() + va;
 }
@@ -225,8 +262,13 @@ bool LinuxUser::guest_string(uint64_t va, std::string& out) {
   }
 }
 
+int LinuxUser::guest_fd(uint64_t v) {
+  // When diag could not get a descriptor of its own it shares the guest's stderr, which stays usable.
+  const int fd = static_cast<int>(v);
+  return fd == diag_fd() && fd > STDERR_FILENO ? -1 : fd;
+}
+
 std::string LinuxUser::host_path(const std::string& guest) {
-  if (guest == "/proc/self/exe") return exe_path_;
   if (!opt_.sysroot.empty() && !guest.empty() && guest[0] == '/') {
     std::string p = opt_.sysroot + guest;
     if (faccessat(AT_FDCWD, p.c_str(), F_OK, AT_SYMLINK_NOFOLLOW) == 0) return p;

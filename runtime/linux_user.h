@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ struct UserResult {
   uint64_t instret = 0;
   std::string engine;      // Engine::summary()
 };
+
+// "SIGTERM", or "signal 40" for the real-time signals, which have no abbreviations.
+std::string signal_name(int sig);
 
 class LinuxUser final : public TrapHandler, public HartEnv {
  public:
@@ -60,17 +64,54 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   // Kills the guest as the fatal signal `sig` would, printing one line that says why.
   bool die(int sig, const std::string& why);
 
-  // Guest memory access for syscall arguments: nullptr (the syscall returns -EFAULT) unless mapped.
-  void* guest_ptr(uint64_t va, uint64_t len, int prot);
+  // Guest memory access for syscall arguments: `count` elements of `size` bytes at va, nullptr (the
+  // syscall returns -EFAULT) unless all of it is mapped with `prot` and count * size does not wrap.
+  void* guest_ptr(uint64_t va, uint64_t count, uint64_t size, int prot);
   bool guest_string(uint64_t va, std::string& out);
-  // Applies --sysroot to an absolute guest path, and maps /proc/self/exe to the program.
+  // A guest file descriptor as the host knows it: -1 (so the host says EBADF) for brisk's own.
+  static int guest_fd(uint64_t v);
+  // Applies --sysroot to an absolute guest path.
   std::string host_path(const std::string& guest);
   // host_path of the guest string at va; err = -EFAULT when it cannot be read.
   std::string host_path_arg(uint64_t va, int64_t& err);
   void warn_once(uint64_t key, const std::string& what);
 
+  // --- brisk's own /proc/<pid> entries, as Linux would show them to the guest (runtime/linux_proc.cpp) ---
+  enum class ProcEntry { None, Mem, Maps, Cmdline, Environ, Auxv, Stat, Comm, Exe, Denied, Hidden };
+  // What the host's canonical name of an open file (fd_path) is to the guest.
+  ProcEntry proc_entry(const std::string& canonical) const;
+  // fd was just opened by the host for the guest with `flags`: returns it, or, when it is one of
+  // brisk's own entries, closes it and returns the emulated file or -errno.
+  int64_t proc_open(int fd, int flags);
+  // readlinkat(2) through the same checks.
+  int64_t proc_readlink(int dirfd, const std::string& path, char* buf, size_t size);
+  // Whether a stat result is brisk's own binary, which the guest knows as its program.
+  bool is_host_exe(uint64_t dev, uint64_t ino) const { return dev == host_exe_dev_ && ino == host_exe_ino_; }
+  std::string proc_maps() const;
+  std::string proc_stat() const;
+  std::string guest_bytes(uint64_t start, uint64_t end) const;
+  std::string comm() const;
+  // A host path as the guest names it: without the --sysroot prefix host_path adds.
+  std::string guest_name(const std::string& host) const;
+  // An emulated /proc/<pid>/mem: guest memory with the guest's permissions at file offset = address.
+  bool is_mem_file(int fd) const;
+  // Moves len bytes between the guest buffer at buf and the guest memory at pos; the count, or
+  // -EIO (pos not accessible) / -EFAULT (buf not accessible) when nothing moved.
+  int64_t mem_file_io(uint64_t pos, uint64_t buf, uint64_t len, bool write);
+  // read/write/pread/pwrite on a mem file; without pos, at the file position, which it advances.
+  // Offsets are unsigned, as for Linux's mem files.
+  int64_t mem_file_rw(int fd, uint64_t buf, uint64_t len, std::optional<uint64_t> pos, bool write);
+  // Whether sig is a signal number a riscv64 Linux process can name (1..64).
+  static bool valid_signal(int64_t sig) { return sig >= 1 && sig <= kSignals; }
+
   UserOptions opt_;
   std::string exe_path_;  // absolute path of the program, for /proc/self/exe
+  std::string host_exe_;  // brisk's own binary, which the guest must see as the program
+  uint64_t host_exe_dev_ = 0, host_exe_ino_ = 0;
+  // What build_stack laid out, for /proc/<pid>/{cmdline,environ,auxv,stat}.
+  uint64_t arg_start_ = 0, arg_end_ = 0, env_start_ = 0, env_end_ = 0, start_stack_ = 0;
+  std::vector<uint64_t> auxv_;
+  std::set<std::pair<uint64_t, uint64_t>> mem_files_;  // (dev, ino) of the emulated mem files
   GuestVm vm_;
   HostClock clock_;
   Hart hart_;
@@ -82,8 +123,14 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   struct SigAction {
     uint64_t handler = 0, flags = 0, mask = 0;
   };
-  std::array<SigAction, 65> sigactions_{};
+  static constexpr int kSignals = 64;
+  std::array<SigAction, kSignals + 1> sigactions_{};  // indexed by signal number, checked by valid_signal
   uint64_t sigmask_ = 0;
+  struct AltStack {
+    uint64_t sp = 0, size = 0;  // size 0: none
+    int flags = 0;
+  };
+  AltStack altstack_;
 };
 
 }  // namespace brisk

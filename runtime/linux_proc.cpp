@@ -1,0 +1,276 @@
+// brisk's own /proc/<pid> entries as the guest must see them. The guest is brisk's host process, so
+// the host's /proc/self would show (and /proc/self/mem would let it overwrite) brisk itself: the
+// entries that describe the process are emulated from the guest's state, those that would expose
+// brisk's memory are refused, and brisk's own file descriptors do not exist.
+//
+// Every open is checked after the host kernel has resolved it (symlinks, "..", a directory fd,
+// /proc/<pid>, /proc/thread-self, task/<tid>), by the canonical name of the file it opened, so no
+// spelling of a path gets past and no race between a check and the open exists.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "runtime/diag.h"
+#include "runtime/linux_user.h"
+
+namespace brisk {
+
+namespace {
+
+// Consumes a decimal number and the '/' (or end) after it from the front of s.
+bool take_number(std::string_view& s, long& out) {
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (ec != std::errc() || end == s.data() || (end != s.data() + s.size() && *end != '/')) return false;
+  s.remove_prefix(static_cast<size_t>(end - s.data()));
+  if (!s.empty()) s.remove_prefix(1);
+  return true;
+}
+
+// Whether the host task id names a thread of brisk's process.
+bool is_own_task(long id) {
+  if (id == getpid()) return true;
+  return faccessat(AT_FDCWD, fmt::format("/proc/self/task/{}", id).c_str(), F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+int64_t memfd_with(const std::string& content, int flags) {
+  int fd = static_cast<int>(::syscall(SYS_memfd_create, "brisk-proc", (flags & O_CLOEXEC) ? MFD_CLOEXEC : 0u));
+  if (fd < 0) return -errno;
+  for (size_t done = 0; done < content.size();) {
+    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n <= 0) {
+      close(fd);
+      return -EIO;
+    }
+    done += static_cast<size_t>(n);
+  }
+  lseek(fd, 0, SEEK_SET);
+  return fd;
+}
+
+}  // namespace
+
+LinuxUser::ProcEntry LinuxUser::proc_entry(const std::string& canonical) const {
+  std::string_view s = canonical;
+  if (!s.starts_with("/proc/")) return ProcEntry::None;
+  s.remove_prefix(6);
+  long id;
+  if (!take_number(s, id) || !is_own_task(id)) return ProcEntry::None;
+  if (s.starts_with("task/")) {
+    s.remove_prefix(5);
+    if (!take_number(s, id) || !is_own_task(id)) return ProcEntry::None;
+  }
+  static const std::pair<std::string_view, ProcEntry> kNames[] = {
+      {"mem", ProcEntry::Mem},         {"maps", ProcEntry::Maps},   {"cmdline", ProcEntry::Cmdline},
+      {"environ", ProcEntry::Environ}, {"auxv", ProcEntry::Auxv},   {"stat", ProcEntry::Stat},
+      {"comm", ProcEntry::Comm},       {"exe", ProcEntry::Exe},
+      // brisk's memory, registers, stack or layout: nothing the guest can be shown instead.
+      {"smaps", ProcEntry::Denied},    {"smaps_rollup", ProcEntry::Denied}, {"numa_maps", ProcEntry::Denied},
+      {"pagemap", ProcEntry::Denied},  {"clear_refs", ProcEntry::Denied},   {"syscall", ProcEntry::Denied},
+      {"stack", ProcEntry::Denied},    {"map_files", ProcEntry::Denied},
+  };
+  for (auto [name, entry] : kNames)
+    if (s == name) return entry;
+  if (s.starts_with("map_files/")) return ProcEntry::Denied;
+  for (std::string_view dir : {"fd/", "fdinfo/"}) {
+    if (!s.starts_with(dir)) continue;
+    std::string_view rest = s.substr(dir.size());
+    long fd;
+    if (take_number(rest, fd) && rest.empty() && guest_fd(static_cast<uint64_t>(fd)) < 0) return ProcEntry::Hidden;
+  }
+  return ProcEntry::None;
+}
+
+int64_t LinuxUser::proc_open(int fd, int flags) {
+  const std::string canonical = fd_path(fd);
+  // Following /proc/self/exe opened brisk's binary.
+  ProcEntry e = !host_exe_.empty() && canonical == host_exe_ ? ProcEntry::Exe : proc_entry(canonical);
+  if (e == ProcEntry::None) return fd;
+  close(fd);
+  switch (e) {
+    case ProcEntry::Denied: return -EACCES;
+    case ProcEntry::Hidden: return -ENOENT;
+    case ProcEntry::Exe: {
+      int r = ::open(exe_path_.c_str(), flags & ~(O_CREAT | O_EXCL | O_TRUNC));
+      return r < 0 ? -errno : r;
+    }
+    case ProcEntry::Mem: {
+      int64_t r = memfd_with({}, flags);
+      struct stat st;
+      if (r >= 0 && fstat(static_cast<int>(r), &st) == 0) mem_files_.insert({st.st_dev, st.st_ino});
+      return r;
+    }
+    case ProcEntry::Maps: return memfd_with(proc_maps(), flags);
+    case ProcEntry::Cmdline: return memfd_with(guest_bytes(arg_start_, arg_end_), flags);
+    case ProcEntry::Environ: return memfd_with(guest_bytes(env_start_, env_end_), flags);
+    case ProcEntry::Auxv:
+      return memfd_with(std::string(reinterpret_cast<const char*>(auxv_.data()), auxv_.size() * 8), flags);
+    case ProcEntry::Stat: return memfd_with(proc_stat(), flags);
+    case ProcEntry::Comm: return memfd_with(comm() + "\n", flags);
+    default: return -EACCES;
+  }
+}
+
+int64_t LinuxUser::proc_readlink(int dirfd, const std::string& path, char* buf, size_t size) {
+  int f = openat(dirfd, path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  if (f < 0) return -errno;
+  int64_t r;
+  struct stat st;
+  switch (proc_entry(fd_path(f))) {
+    case ProcEntry::Exe: {
+      const std::string name = guest_name(exe_path_);
+      r = static_cast<int64_t>(std::min(size, name.size()));
+      std::memcpy(buf, name.data(), static_cast<size_t>(r));
+      break;
+    }
+    case ProcEntry::Denied: r = -EACCES; break;
+    case ProcEntry::Hidden: r = -ENOENT; break;
+    default:
+      // With an empty path readlinkat reads the link f is; a file that is not one is EINVAL.
+      if (fstat(f, &st) == 0 && !S_ISLNK(st.st_mode)) r = -EINVAL;
+      else r = readlinkat(f, "", buf, size);
+      if (r < 0) r = -errno;
+  }
+  close(f);
+  return r;
+}
+
+std::string LinuxUser::guest_name(const std::string& host) const {
+  if (opt_.sysroot.empty() || !host.starts_with(opt_.sysroot + "/")) return host;
+  return host.substr(opt_.sysroot.size());
+}
+
+std::string LinuxUser::comm() const {
+  // The kernel's TASK_COMM_LEN keeps 15 characters of the program's file name.
+  const size_t slash = opt_.program.rfind('/');
+  return opt_.program.substr(slash == std::string::npos ? 0 : slash + 1, 15);
+}
+
+std::string LinuxUser::guest_bytes(uint64_t start, uint64_t end) const {
+  if (end <= start || !vm_.accessible(start, end - start, PROT_READ)) return {};
+  return std::string(reinterpret_cast<const char*>(vm_.base() + start), end - start);
+}
+
+std::string LinuxUser::proc_maps() const {
+  const uint64_t brk = vm_.program_break();
+  std::string out;
+  vm_.for_each([&](uint64_t start, const GuestVm::Mapping& m) {
+    std::string line = fmt::format("{:08x}-{:08x} {}{}{}{} {:08x} {:02x}:{:02x} {} ", start, m.end,
+                                   (m.prot & PROT_READ) ? 'r' : '-', (m.prot & PROT_WRITE) ? 'w' : '-',
+                                   (m.prot & PROT_EXEC) ? 'x' : '-', m.shared ? 's' : 'p', m.offset,
+                                   major(m.dev), minor(m.dev), m.ino);
+    std::string name = guest_name(m.path);
+    if (name.empty() && start <= brk && m.end >= vm_.brk_start()) name = "[heap]";
+    if (name.empty() && start <= start_stack_ && m.end >= start_stack_) name = "[stack]";
+    if (!name.empty()) {
+      // Linux pads the name to column 73.
+      if (line.size() < 72) line.append(72 - line.size(), ' ');
+      line += ' ' + name;
+    }
+    out += line + '\n';
+  });
+  return out;
+}
+
+std::string LinuxUser::proc_stat() const {
+  // The host's line for the process times, ids and counters; every address, the signal state and
+  // the thread count are the guest's (fs/proc/array.c: do_task_stat).
+  std::ifstream in("/proc/self/stat");
+  std::string host((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t paren = host.rfind(')');
+  if (paren == std::string::npos || paren + 2 > host.size()) return {};
+  std::vector<std::string> f;  // f[k] is field k + 3 of proc(5)
+  std::istringstream rest(host.substr(paren + 2));
+  for (std::string w; rest >> w;) f.push_back(w);
+  auto set = [&](size_t field, uint64_t v) {
+    if (field - 3 < f.size()) f[field - 3] = std::to_string(v);
+  };
+  uint64_t vsize = 0, start_code = 0, end_code = 0, start_data = 0, end_data = 0;
+  vm_.for_each([&](uint64_t start, const GuestVm::Mapping& m) {
+    vsize += m.end - start;
+    if (m.path != exe_path_) return;
+    if ((m.prot & PROT_EXEC) && !start_code) start_code = start, end_code = m.end;
+    if ((m.prot & PROT_WRITE) && !start_data) start_data = start, end_data = m.end;
+  });
+  uint64_t ignored = 0, caught = 0;
+  for (int sig = 1; sig <= kSignals; sig++) {
+    const uint64_t handler = sigactions_[sig].handler, bit = 1ull << (sig - 1);
+    if (handler == reinterpret_cast<uint64_t>(SIG_IGN)) ignored |= bit;
+    else if (handler != reinterpret_cast<uint64_t>(SIG_DFL)) caught |= bit;
+  }
+  set(20, 1);  // num_threads
+  set(23, vsize);
+  set(26, start_code);
+  set(27, end_code);
+  set(28, start_stack_);
+  set(29, 0);  // kstkesp, kstkeip: Linux shows them only while the task dumps core
+  set(30, 0);
+  set(31, 0);  // pending: brisk never leaves a signal pending
+  set(32, sigmask_);
+  set(33, ignored);
+  set(34, caught);
+  set(35, 0);  // wchan
+  set(45, start_data);
+  set(46, end_data);
+  set(47, vm_.brk_start());
+  set(48, arg_start_);
+  set(49, arg_end_);
+  set(50, env_start_);
+  set(51, env_end_);
+  set(52, 0);  // exit_code
+  std::string out = fmt::format("{} ({})", getpid(), comm());
+  for (const auto& w : f) out += ' ' + w;
+  return out + '\n';
+}
+
+bool LinuxUser::is_mem_file(int fd) const {
+  struct stat st;
+  return !mem_files_.empty() && fstat(fd, &st) == 0 && mem_files_.count({st.st_dev, st.st_ino});
+}
+
+int64_t LinuxUser::mem_file_io(uint64_t pos, uint64_t buf, uint64_t len, bool write) {
+  constexpr int R = PROT_READ, W = PROT_WRITE;
+  uint64_t done = 0;
+  int64_t err = 0;
+  // Page by page, as Linux does (fs/proc/base.c: mem_rw): a short count at the first page that fails.
+  while (done < len) {
+    const uint64_t at = pos + done;
+    const uint64_t n = std::min(len - done, GuestVm::kPage - at % GuestVm::kPage);
+    void* mem = at < pos ? nullptr : guest_ptr(at, n, 1, write ? W : R);
+    if (!mem) {
+      err = -EIO;
+      break;
+    }
+    void* user = guest_ptr(buf + done, n, 1, write ? R : W);
+    if (!user) {
+      err = -EFAULT;
+      break;
+    }
+    if (write) std::memmove(mem, user, n);
+    else std::memmove(user, mem, n);
+    done += n;
+  }
+  return done ? static_cast<int64_t>(done) : err;
+}
+
+int64_t LinuxUser::mem_file_rw(int fd, uint64_t buf, uint64_t len, std::optional<uint64_t> pos, bool write) {
+  if (pos) return mem_file_io(*pos, buf, len, write);
+  const off_t at = lseek(fd, 0, SEEK_CUR);
+  if (at < 0) return -errno;
+  int64_t r = mem_file_io(static_cast<uint64_t>(at), buf, len, write);
+  if (r > 0) lseek(fd, at + r, SEEK_SET);
+  return r;
+}
+
+}  // namespace brisk
