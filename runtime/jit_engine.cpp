@@ -109,8 +109,10 @@ JitEngine::Block* JitEngine::block_for(Hart& h) {
   blocks_[key] = raw;
   r = {key, raw};
   by_code_[raw->bc.code] = raw;
-  // A block lies in one page, except when its only instruction straddles into the next.
-  for (uint64_t va = page_of(raw->bc.pc); va < raw->bc.end_pc; va += kPage) {
+  // A block lies in one page, except when its only instruction straddles into the next. Counted in pages,
+  // as va wraps past the last page of the address space.
+  const uint64_t pages = (raw->bc.end_pc - page_of(raw->bc.pc) + kPage - 1) / kPage;
+  for (uint64_t n = 0, va = page_of(raw->bc.pc); n < pages; ++n, va += kPage) {
     uint64_t page = page_of(pa);
     if (va != page_of(raw->bc.pc) && h.env->fetch_address(h, va, page)) page = page_of(page);
     if (by_page_.find(page) == by_page_.end()) h.env->watch_code(page);
