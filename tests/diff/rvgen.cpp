@@ -1006,19 +1006,10 @@ uart_putc:
   sb a2, 0(s3)
   ret
 
-  .macro save at
-  sd t0, \at(sp)
-  sd t1, \at+8(sp)
-  sd t2, \at+16(sp)
-  sd t3, \at+24(sp)
-  sd t4, \at+32(sp)
-  .endm
-  .macro restore at
-  ld t0, \at(sp)
-  ld t1, \at+8(sp)
-  ld t2, \at+16(sp)
-  ld t3, \at+24(sp)
-  ld t4, \at+32(sp)
+  .macro handler_regs op, at
+  .irp r, 0, 1, 2, 3, 4
+  \op t\r, \at+8*\r(sp)
+  .endr
   .endm
   .macro record cause, tval, epc, status, counts, in_s
   lla t0, tlog
@@ -1071,7 +1062,7 @@ uart_putc:
 
   .balign 4
 m_trap:
-  save {save_m}
+  handler_regs sd, {save_m}
   srli t0, gp, 16
   li t1, {magic}
   bne t0, t1, 1f
@@ -1088,16 +1079,16 @@ m_trap:
   slli t0, t0, 11
   csrs mstatus, t0
   li gp, 0
-  restore {save_m}
+  handler_regs ld, {save_m}
   mret
 1:
   record mcause, mtval, mepc, mstatus, {counts_m}, 0
-  restore {save_m}
+  handler_regs ld, {save_m}
   mret
 
   .balign 4
 s_trap:
-  save {save_s}
+  handler_regs sd, {save_s}
   srli t0, gp, 16
   li t1, {magic}
   bne t0, t1, 1f
@@ -1105,11 +1096,11 @@ s_trap:
   addi t0, t0, 4
   sd t0, {forward}(sp)
   ori gp, gp, 16
-  restore {save_s}
+  handler_regs ld, {save_s}
   ecall
 1:
   record scause, stval, sepc, sstatus, {counts_s}, 1
-  restore {save_s}
+  handler_regs ld, {save_s}
   sret
 )",
                      fmt::arg("last", kLogEntries - 1), fmt::arg("entry", 8 * kLogEntry),
