@@ -282,9 +282,13 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
       case x64::kExitDispatch: break;
       case x64::kExitLink: {
         Block* to = block_for(h);  // first: translating may flush, and `from` with it
+        if (!to) {  // the fetch faulted: take that trap now, not fetch again (and count a second TLB miss)
+          if (!traps.on_trap(h)) return;
+          break;
+        }
         Block* from = block_at_host(reinterpret_cast<const void*>(h.jit_exit_site));
         // System mode links only within a page: another page's mapping may change under the link.
-        if (from && to && from->mode == to->mode && (h.mem_limit || page_of(from->bc.pc) == page_of(to->bc.pc))) {
+        if (from && from->mode == to->mode && (h.mem_limit || page_of(from->bc.pc) == page_of(to->bc.pc))) {
           for (unsigned e = 0; e < from->bc.exits.size(); e++)
             if (from->bc.code + from->bc.exits[e].jmp_off == reinterpret_cast<uint8_t*>(h.jit_exit_site))
               link(from, e, to);

@@ -208,6 +208,11 @@ bool SystemMemory::fetch_address(Hart& h, uint64_t va, uint64_t& pa) {
   unsigned level;
   pmu::count(h, pmu::kTlbMisses);
   if (!translate(h, va, Access::Exec, pa, level)) return false;
+  // Only RAM holds code. Faulting here, not at the fetch that follows, keeps a failed fetch to one miss.
+  if (!bus_.ram_ptr(pa, 2)) {
+    fault(h, va, Access::Exec, false);
+    return false;
+  }
   fill_tlb(h, va, pa, Access::Exec, level);
   return true;
 }
