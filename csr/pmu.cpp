@@ -194,7 +194,8 @@ uint64_t next_overflow(const Hart& h) {
     if (left == 0) continue;
     // Every event takes at least one instruction, except the walks and misses of a misaligned
     // access that crosses pages: two.
-    room = std::min(room, (e == kPageWalks || e == kTlbMisses) ? (left + 1) / 2 : left);
+    // Halved rounding up, without the overflow of left + 1 when the counter is 1.
+    room = std::min(room, (e == kPageWalks || e == kTlbMisses) ? left / 2 + (left & 1) : left);
   }
   return room >= UINT64_MAX - h.instret ? UINT64_MAX : h.instret + room;
 }

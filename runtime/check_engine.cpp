@@ -447,7 +447,9 @@ uint32_t CheckEngine::check(Hart& h) {
     ref_.mem_limit = flat_limit_;  // the block's translation key is the real hart's
     b = jit_.block(ref_);
     ref_.mem_limit = 0;
-    if (!b) {  // nor can translated code go on
+    if (!b) {  // the fetch faults: translated code stops with that trap (JitEngine::enter)
+      save();
+      mark(pc, Status::Trap);
       stops = true;
       break;
     }

@@ -111,8 +111,10 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   blocks_[key] = raw;
   r = {key, raw};
   by_code_[raw->bc.code] = raw;
-  // A block lies in one page, except when its only instruction straddles into the next.
-  for (uint64_t va = page_of(raw->bc.pc); va < raw->bc.end_pc; va += kPage) {
+  // A block lies in one page, except when its only instruction straddles into the next. Counted in pages,
+  // as va wraps past the last page of the address space.
+  const uint64_t pages = (raw->bc.end_pc - page_of(raw->bc.pc) + kPage - 1) / kPage;
+  for (uint64_t n = 0, va = page_of(raw->bc.pc); n < pages; ++n, va += kPage) {
     uint64_t page = page_of(pa);
     if (va != page_of(raw->bc.pc) && h.env->fetch_address(h, va, page)) page = page_of(page);
     if (by_page_.find(page) == by_page_.end()) h.env->watch_code(page);
@@ -275,9 +277,11 @@ uint32_t JitEngine::enter(Hart& h) {
   }();
   if (exit == x64::kExitLink) {
     Block* to = block_for(h);  // first: translating may flush, and `from` with it
+    // The fetch faulted: that trap now, not a second fetch (and a second TLB miss counted).
+    if (!to) return x64::kExitTrap;
     Block* from = block_at_host(reinterpret_cast<const void*>(h.jit_exit_site));
     // System mode links only within a page: another page's mapping may change under the link.
-    if (from && to && from->mode == to->mode && (h.mem_limit || page_of(from->bc.pc) == page_of(to->bc.pc))) {
+    if (from && from->mode == to->mode && (h.mem_limit || page_of(from->bc.pc) == page_of(to->bc.pc))) {
       for (unsigned e = 0; e < from->bc.exits.size(); e++)
         if (from->bc.code + from->bc.exits[e].jmp_off == reinterpret_cast<uint8_t*>(h.jit_exit_site))
           link(from, e, to);

@@ -137,7 +137,11 @@ bool SystemMemory::access_one(Hart& h, uint64_t va, void* data, unsigned size, A
   }
   uint64_t pa;
   unsigned level;
-  pmu::count(h, pmu::kTlbMisses);  // the inline TLB check missed to get here
+  // The JIT's inline TLB check missed to get here, but the interpreter always comes here: count only what
+  // the TLB lacks.
+  const Tlb& t = h.tlb[data_mmu_index(h)];
+  const TlbEntry* set = a == Access::Write ? t.write : t.read;
+  if (set[(va >> 12) % Tlb::kSize].tag != (va & ~kPageMask)) pmu::count(h, pmu::kTlbMisses);
   if (!translate(h, va, a, pa, level)) return false;
   if (uint8_t* p = bus_.ram_ptr(pa, size)) {
     if (a == Access::Write) {
@@ -227,6 +231,11 @@ bool SystemMemory::fetch_address(Hart& h, uint64_t va, uint64_t& pa) {
   unsigned level;
   pmu::count(h, pmu::kTlbMisses);
   if (!translate(h, va, Access::Exec, pa, level)) return false;
+  // Only RAM holds code. Faulting here, not at the fetch that follows, keeps a failed fetch to one miss.
+  if (!bus_.ram_ptr(pa, 2)) {
+    fault(h, va, Access::Exec, false);
+    return false;
+  }
   fill_tlb(h, va, pa, Access::Exec, level);
   return true;
 }

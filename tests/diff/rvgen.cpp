@@ -1,8 +1,10 @@
 // brisk-rvgen: writes a random RV64GC (+Zba/Zbb/Zbs) user-mode test program as assembly, and compares the
 // result dumps two emulators produced from it.
 //
-//   brisk-rvgen --seed S --index I [--length N] [--limit K] [-o FILE]
+//   brisk-rvgen [--system] --seed S --index I [--length N] [--limit K] [-o FILE]
 //   brisk-rvgen --compare EXPECTED ACTUAL
+//   brisk-rvgen --compare-system EXPECTED ACTUAL [LABEL_E LABEL_A]
+//   brisk-rvgen --causes OUTPUT
 //
 // The program sets every register to an interesting value, runs N random "units" (one instruction, or a short
 // group that must stay together: an address computation and its access, an lr/sc pair, a branch and the block
@@ -14,6 +16,15 @@
 // rounding mode then traps), lr/sc that are not a matched pair (success is implementation-defined), jumps that
 // leave the program. Zicond is absent: neither Debian 12's binutils 2.40 nor qemu 7.2 know it. ctzw sees only
 // sources that qemu 7.2 handles right (see bitmanip()).
+//
+// --system writes a bare-metal program for `brisk system --bios none` instead, to compare brisk's engines
+// with each other (see system_text()). Its units add what only a whole machine has: ecall/ebreak, illegal
+// encodings, accesses outside the data area and across the edges of RAM, misaligned atomics, fetches from
+// nowhere, privileged instructions, Zicond, and CSR accesses (scratch, trap, counter, PMU, envcfg, stateen,
+// indirect and unimplemented CSRs), in M, S and U mode, with a random medeleg. An M-mode and an S-mode trap
+// handler log each trap's cause, tval, epc and status and step over the trapping instruction. At the end the
+// program prints its registers, CSRs, trap log and data area in hex on the UART and exits through HTIF (and
+// the sifive_test finisher). gp belongs to the harness there: it carries the privilege switch requests.
 
 #include <fmt/format.h>
 
@@ -22,6 +33,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <span>
 #include <iterator>
 #include <sstream>
 #include <string>
@@ -46,6 +58,45 @@ const char* const kFName[32] = {"ft0", "ft1", "ft2", "ft3", "ft4",  "ft5",  "ft6
                                 "fa1", "fa2", "fa3", "fa4", "fa5",  "fa6",  "fa7", "fs2", "fs3",  "fs4", "fs5",
                                 "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
 constexpr int kSp = 2;
+constexpr int kGp = 3;
+
+// --- system mode layout ---
+// The harness's save area sits right after the scratch buffer, within reach of sp: a trap handler stores its
+// first register before it has any other. Offsets are from sp.
+constexpr int kSaveM = kScratchHi;       // t0..t4 of the M handler
+constexpr int kSaveS = kSaveM + 40;      // t0..t4 of the S handler
+constexpr int kForwardPc = kSaveS + 40;  // where a switch forwarded from the S handler resumes
+constexpr int kResumePc = kForwardPc + 8;  // where the next trap resumes, if not 0 (set before a fetch fault)
+constexpr int kSaveWords = 16;
+// gp's value while a privilege switch is pending: kSwitch | forwarded << 4 | target privilege.
+constexpr uint64_t kSwitch = 0x5157ull << 16;
+constexpr int kPrivU = 0, kPrivS = 1, kPrivM = 3;
+// The trap log: count, hash, traps by cause taken in M and in S, then kLogEntries entries of cause (bit 32
+// set when taken in S), tval, epc, status; the last entry is overwritten by every later trap.
+constexpr int kLogCountsM = 2, kLogCountsS = 18, kLogEntry = 34, kLogEntries = 32;
+constexpr int kLogWords = kLogEntry + 4 * kLogEntries;
+// RAM as the runner configures it (brisk system -m 64M), and addresses where nothing answers.
+constexpr uint64_t kRamBase = 0x80000000, kRamEnd = kRamBase + (64ull << 20);
+constexpr uint64_t kUnmapped[] = {0x0, 0x80000, kRamEnd, 0x100000000ull, 1ull << 40, 0xfffffffffffff000ull};
+
+// The CSRs the epilogue dumps, read in M mode.
+struct NamedCsr {
+  uint16_t num;
+  const char* name;
+};
+constexpr NamedCsr kDumpCsrs[] = {
+    {0x300, "mstatus"},     {0x302, "medeleg"},      {0x340, "mscratch"},     {0x341, "mepc"},
+    {0x342, "mcause"},      {0x343, "mtval"},        {0x140, "sscratch"},     {0x141, "sepc"},
+    {0x142, "scause"},      {0x143, "stval"},        {0x180, "satp"},         {0x306, "mcounteren"},
+    {0x106, "scounteren"},  {0x320, "mcountinhibit"}, {0x30a, "menvcfg"},     {0x10a, "senvcfg"},
+    {0x30c, "mstateen0"},   {0x10c, "sstateen0"},    {0x350, "miselect"},     {0x150, "siselect"},
+    {0x14d, "stimecmp"},    {0x321, "mcyclecfg"},    {0x322, "minstretcfg"},  {0xda0, "scountovf"},
+    {0xb00, "mcycle"},      {0xb02, "minstret"},     {0xb03, "mhpmcounter3"}, {0xb04, "mhpmcounter4"},
+    {0xb05, "mhpmcounter5"}, {0xb06, "mhpmcounter6"}, {0xb07, "mhpmcounter7"}, {0xb08, "mhpmcounter8"},
+    {0x323, "mhpmevent3"},  {0x324, "mhpmevent4"},   {0x325, "mhpmevent5"},   {0x326, "mhpmevent6"},
+    {0x327, "mhpmevent7"},  {0x328, "mhpmevent8"},
+};
+constexpr int kDumpCsrWords = int(std::size(kDumpCsrs));
 
 // splitmix64: tiny, and its output is the same on every host and standard library, unlike <random>'s
 // distributions.
@@ -102,7 +153,8 @@ struct Addr {
 
 class Generator {
  public:
-  Generator(uint64_t seed, uint64_t index) : rng_(mix(seed, index)), seed_(seed), index_(index) {}
+  Generator(uint64_t seed, uint64_t index, bool system)
+      : rng_(mix(seed, index)), seed_(seed), index_(index), system_(system), reserved_(1u << kSp | system << kGp) {}
 
   std::string program(int length, int limit);
 
@@ -119,7 +171,7 @@ class Generator {
     if (rng_.chance(2)) return 0;
     for (;;) {
       int r = int(rng_.below(32));
-      if (r != 0 && r != kSp && !(avoid_ >> r & 1)) return r;
+      if (r != 0 && !((avoid_ | reserved_) >> r & 1)) return r;
     }
   }
   // A writable register other than x0, e.g. for an address.
@@ -189,6 +241,14 @@ class Generator {
   void branch();
   void compressed();
   void misc();
+  // System mode only.
+  void trap();
+  void bad_access();
+  void privileged();
+  void sys_csr();
+  void counter();
+  void zicond();
+  void switch_priv(int target);
 
   // Emits what forms the address of a `size`-byte access at a random scratch offset, and returns the operand.
   // The base is sp itself, or a register set from sp, with the offset split between the two.
@@ -204,6 +264,10 @@ class Generator {
 
   Rng rng_;
   uint64_t seed_, index_;
+  bool system_;
+  uint32_t reserved_;  // registers no unit may write: sp, and in system mode gp
+  int priv_ = kPrivM;  // system mode: the privilege the next unit runs in
+  std::vector<int> priv_after_;  // ... and after each unit
   std::vector<std::string> lines_;  // the unit being generated: instructions and labels
   uint32_t avoid_ = 0;              // registers a pending group must not overwrite (an lr/sc address)
   uint32_t single_ = 0;             // FP registers believed to hold NaN-boxed singles
@@ -678,6 +742,189 @@ void Generator::misc() {
   }
 }
 
+// --- system mode units ---
+
+// Something that traps, or may: the handlers log it and step over it.
+void Generator::trap() {
+  switch (rng_.below(8)) {
+    case 0: emit("ecall"); break;
+    case 1: emit(rvc_ && rng_.chance(50) ? "c.ebreak" : "ebreak"); break;
+    case 2: {  // 32-bit encodings nothing implements: custom and reserved opcodes, reserved funct3/funct7/rm/fmt
+      uint32_t hi = uint32_t(rng_.next()) & ~0x7fu;
+      uint32_t w;
+      switch (rng_.below(7)) {
+        case 0: w = hi | rng_.pick({0x0bu, 0x2bu, 0x5bu, 0x7bu, 0x6bu, 0x57u, 0x77u}); break;
+        case 1: w = (hi & ~0x7000u) | 0x7003u; break;                                  // load, funct3 7
+        case 2: w = (hi & ~0x7000u) | uint32_t(rng_.range(4, 7)) << 12 | 0x23u; break;  // store, funct3 4..7
+        case 3:  // OP with an unassigned funct7
+          w = (hi & 0x01ffffffu) | uint32_t(rng_.pick({0x02, 0x08, 0x40, 0x60, 0x7f})) << 25 | 0x33u;
+          break;
+        case 4: w = (hi & ~0x7000u) | uint32_t(rng_.range(5, 6)) << 12 | 0x53u; break;  // fadd.s, rm 5 or 6
+        case 5: w = (hi & ~0x6007000u) | 2u << 25 | 0x53u; break;                      // an FP op on halves
+        default: w = (hi & ~0x7000u) | 4u << 12 | 0x73u; break;                        // SYSTEM funct3 4 (no H)
+      }
+      emit(fmt::format(".word {:#010x}", w));
+      break;
+    }
+    case 3:  // reserved compressed encodings: c.addi4spn 0, c.lui 0, c.addi16sp 0, c.lwsp/c.ldsp x0, c.jr x0, ...
+      emit(fmt::format(".half {:#06x}", rng_.pick({0x0000u, 0x0004u, 0x001cu, 0x6081u, 0x6101u, 0x4002u, 0x6002u,
+                                                   0x8002u, 0x9c41u, 0x9c61u})));
+      break;
+    case 4:
+    case 5: bad_access(); break;
+    case 6: privileged(); break;
+    default: {  // jumps to where nothing answers; the fetch fault resumes after the jump
+      int t = tmp();
+      std::string label = fmt::format(".Lresume{}", label_++);
+      emit(Insn("lla").x(t).s(label));
+      emit(Insn("sd").x(t).mem(kResumePc, kSp));
+      emit(Insn("li").x(t).h(rng_.pick(kUnmapped) + 4 * rng_.below(64)));
+      emit(Insn("jalr").x(rd()).mem(0, t));
+      emit(label + ":");
+    }
+  }
+}
+
+// A load, store or AMO where nothing answers, straddling the start or end of RAM, or misaligned.
+void Generator::bad_access() {
+  static const char* const kLoad[] = {"lb", "lbu", "lh", "lhu", "lw", "lwu", "ld", "flw", "fld"};
+  static const char* const kStore[] = {"sb", "sh", "sw", "sd", "fsw", "fsd"};
+  static const int kLoadSize[] = {1, 1, 2, 2, 4, 4, 8, 4, 8};
+  static const int kStoreSize[] = {1, 2, 4, 8, 4, 8};
+  int t = tmp();
+  if (rng_.chance(25)) {  // a misaligned AMO, LR or SC in the scratch buffer
+    int size = rng_.chance(50) ? 4 : 8;
+    std::string w = size == 4 ? ".w" : ".d";
+    emit(Insn("addi").x(t).x(kSp).i(scratch_offset(size, true) + rng_.range(1, size - 1)));
+    switch (rng_.below(3)) {
+      case 0: emit(Insn("amoadd" + w).x(rd()).x(rs()).amo(t)); break;
+      case 1: emit(Insn("lr" + w).x(rd()).amo(t)); break;
+      default: emit(Insn("sc" + w).x(rd()).x(rs()).amo(t)); break;
+    }
+    return;
+  }
+  uint64_t a;
+  switch (rng_.below(3)) {
+    case 0: a = rng_.pick(kUnmapped) + rng_.below(4096); break;
+    case 1: a = kRamBase - uint64_t(rng_.range(1, 7)); break;  // what lies below RAM faults, RAM does not
+    default: a = kRamEnd - uint64_t(rng_.range(1, 7)); break;
+  }
+  emit(Insn("li").x(t).h(a));
+  int r = int(rng_.below(uint64_t(std::size(kLoad) + std::size(kStore) + 2)));
+  if (r < int(std::size(kLoad))) {
+    bool fp = kLoad[r][0] == 'f';
+    int d = fp ? fd() : rd();
+    if (fp) holds(d, kLoadSize[r] == 4);
+    Insn i(kLoad[r]);
+    emit((fp ? i.f(d) : i.x(d)).mem(0, t));
+  } else if ((r -= int(std::size(kLoad))) < int(std::size(kStore))) {
+    bool fp = kStore[r][0] == 'f';
+    Insn i(kStore[r]);
+    emit((fp ? i.f(fs(kStoreSize[r] == 4)) : i.x(rs())).mem(0, t));
+  } else {
+    emit(Insn(r == int(std::size(kStore)) ? "amoor.w" : "amoswap.d").x(rd()).x(rs()).amo(t));
+  }
+}
+
+// Instructions only a higher privilege may run, in a mode where they must trap; and sfence.vma, which only
+// traps in U (or in S with mstatus.TVM).
+void Generator::privileged() {
+  if (priv_ != kPrivM && rng_.chance(40)) return emit("mret");
+  if (priv_ == kPrivU && rng_.chance(50)) return emit("sret");
+  if (rng_.chance(50)) return emit(Insn("sfence.vma").x(rs()).x(rs()));
+  emit(rng_.pick({"csrw mhartid, zero", "csrr a0, 0x7a0", "csrw 0x7b0, a1", "csrr a2, 0x600", "csrrs a3, 0x7c0, a4",
+                  "csrr a5, 0x5c0", "csrrw a6, 0x8c0, a7", "csrr t3, 0xcc0", "csrw cycle, t4",
+                  "csrwi instret, 3"}));
+}
+
+// A CSR of the supervisor or machine level: its number, the lowest privilege that reaches it, and which
+// values may be written to it without breaking the harness.
+void Generator::sys_csr() {
+  enum Kind { kAny, kEvent, kSatp, kStatus, kReadOnly };
+  struct Csr {
+    uint16_t num;
+    int priv;
+    Kind kind;
+  };
+  static const Csr kCsrs[] = {
+      {0x340, kPrivM, kAny},       {0x341, kPrivM, kAny},      {0x342, kPrivM, kAny},      {0x343, kPrivM, kAny},
+      {0xb00, kPrivM, kAny},       {0xb02, kPrivM, kAny},      {0x306, kPrivM, kAny},      {0x320, kPrivM, kAny},
+      {0x30a, kPrivM, kAny},       {0x30c, kPrivM, kAny},      {0x321, kPrivM, kAny},      {0x322, kPrivM, kAny},
+      {0x350, kPrivM, kAny},       {0x351, kPrivM, kAny},      {0x300, kPrivM, kStatus},   {0xf11, kPrivM, kReadOnly},
+      {0xf12, kPrivM, kReadOnly},  {0xf13, kPrivM, kReadOnly}, {0xf14, kPrivM, kReadOnly}, {0xf15, kPrivM, kReadOnly},
+      {0x301, kPrivM, kReadOnly},  {0x302, kPrivM, kReadOnly}, {0x303, kPrivM, kReadOnly}, {0x304, kPrivM, kReadOnly},
+      {0x305, kPrivM, kReadOnly},  {0x747, kPrivM, kReadOnly}, {0x140, kPrivS, kAny},      {0x141, kPrivS, kAny},
+      {0x142, kPrivS, kAny},       {0x143, kPrivS, kAny},      {0x106, kPrivS, kAny},      {0x10a, kPrivS, kAny},
+      {0x10c, kPrivS, kAny},       {0x14d, kPrivS, kAny},      {0x150, kPrivS, kAny},      {0x151, kPrivS, kAny},
+      {0x120, kPrivS, kAny},       {0x180, kPrivS, kSatp},     {0x100, kPrivS, kStatus},   {0xda0, kPrivS, kReadOnly},
+      {0x104, kPrivS, kReadOnly},  {0x105, kPrivS, kReadOnly},
+  };
+  Csr c;
+  if (rng_.chance(35)) {  // the PMU: a counter or an event selector, mostly 3..8 (which the dump shows)
+    unsigned n = rng_.chance(80) ? unsigned(rng_.range(3, 8)) : unsigned(rng_.range(9, 31));
+    c = rng_.chance(50) ? Csr{uint16_t(0xb00 + n), kPrivM, kAny} : Csr{uint16_t(0x320 + n), kPrivM, kEvent};
+  } else {
+    do c = rng_.pick(kCsrs);
+    while (c.priv > priv_ && rng_.chance(80));  // mostly CSRs this mode reaches
+  }
+  std::string num = fmt::format("{:#x}", c.num);
+  int d = rd();
+  if (c.kind == kReadOnly || rng_.chance(25)) return emit(Insn("csrr").x(d).s(num));
+  uint64_t v;
+  switch (c.kind) {
+    case kEvent: {
+      // An event of csr/pmu.h but TLB misses (0x10), or one brisk lacks; and random OF and mode-inhibit bits.
+      // TLB misses depend on the engine: the JIT looks up an instruction's translation once per block.
+      v = rng_.chance(90) ? uint64_t(rng_.range(0, 0x0f)) : rng_.below(1 << 16) | 0x20;
+      v |= rng_.next() & 0xfc00000000000000ull;
+      break;
+    }
+    case kSatp: v = value64() & ~(0xfull << 60); break;  // MODE stays Bare
+    case kStatus: {
+      // FS, SUM and MXR (and in mstatus TVM and TW), set or cleared; nothing that changes how the handlers
+      // run (MPRV, TSR, the interrupt enables, the previous-privilege fields).
+      uint64_t mask = 3ull << 13 | 1ull << 18 | 1ull << 19 | (c.num == 0x300 ? 3ull << 20 : 0);
+      int t = tmp();
+      emit(Insn("li").x(t).h(value64() & mask));
+      return emit(Insn(rng_.chance(50) ? "csrrs" : "csrrc").x(d).s(num).x(t));
+    }
+    default: v = value64();
+  }
+  int t = tmp();
+  emit(Insn("li").x(t).h(v));
+  if (c.kind == kAny && rng_.chance(30))
+    emit(Insn(rng_.pick({"csrrs", "csrrc"})).x(d).s(num).x(t));
+  else
+    emit(Insn("csrrw").x(d).s(num).x(t));
+}
+
+// The unprivileged counters: readable below M only where mcounteren (and in U scounteren) allow.
+void Generator::counter() {
+  uint16_t n = rng_.chance(50) ? rng_.pick({uint16_t(0xc00), uint16_t(0xc02)}) : uint16_t(0xc03 + rng_.below(29));
+  emit(Insn("csrr").x(rd()).h(n));
+}
+
+void Generator::zicond() {
+  // binutils 2.40 has no czero mnemonics: czero.eqz is funct3 5, czero.nez funct3 7, both funct7 7.
+  emit(Insn(".insn r").h(0x33).i(rng_.chance(50) ? 5 : 7).i(7).x(rd()).x(rs()).x(rs()));
+}
+
+// Switches to privilege `target` through the M handler: an ecall with gp = kSwitch | target. From M it may
+// first set a new medeleg; ecalls from S are never delegated, so the request always reaches M (from U perhaps
+// through the S handler, which forwards it).
+void Generator::switch_priv(int target) {
+  if (priv_ == kPrivM && rng_.chance(60)) {
+    // Everything the handlers can step over may go to S: fetch, illegal, breakpoint, misaligned, access
+    // faults, and ecall from U.
+    int t = tmp();
+    emit(Insn("li").x(t).h(rng_.chance(25) ? 0 : rng_.next() & 0x1fe));
+    emit(Insn("csrw").s("medeleg").x(t));
+  }
+  emit(Insn("li").x(kGp).h(kSwitch | uint64_t(target)));
+  emit("ecall");
+  priv_ = target;
+}
+
 void Generator::gen_unit(bool in_block) {
   struct Class {
     int weight;
@@ -690,11 +937,23 @@ void Generator::gen_unit(bool in_block) {
       {6, &Generator::fp_convert},    {8, &Generator::fp_misc},   {4, &Generator::csr},
       {8, &Generator::compressed},    {1, &Generator::misc},      {5, &Generator::branch},
   };
+  // System mode: fewer of the plain units, and the traps and CSRs.
+  static const Class kSystemClasses[] = {
+      {10, &Generator::alu_rr},      {8, &Generator::alu_imm},   {3, &Generator::upper},
+      {5, &Generator::mul_div},      {6, &Generator::bitmanip},  {8, &Generator::load_store},
+      {3, &Generator::fp_load_store}, {3, &Generator::atomic},   {6, &Generator::fp_arith},
+      {4, &Generator::fp_convert},   {5, &Generator::fp_misc},   {4, &Generator::csr},
+      {6, &Generator::compressed},   {1, &Generator::misc},      {5, &Generator::branch},
+      {12, &Generator::trap},        {12, &Generator::sys_csr},  {3, &Generator::counter},
+      {2, &Generator::zicond},
+  };
+  const Class* begin = system_ ? std::begin(kSystemClasses) : std::begin(kClasses);
+  const Class* end = system_ ? std::end(kSystemClasses) : std::end(kClasses);
   int total = 0;
-  for (const Class& c : kClasses) total += c.weight;
+  for (const Class* c = begin; c != end; ++c) total += c->weight;
   for (;;) {
     int w = int(rng_.below(uint64_t(total)));
-    for (const Class& c : kClasses) {
+    for (const Class& c : std::span(begin, end)) {
       if (w < c.weight) {
         if (in_block && c.fn == &Generator::branch) break;  // blocks stay straight-line
         (this->*c.fn)();
@@ -703,6 +962,151 @@ void Generator::gen_unit(bool in_block) {
       w -= c.weight;
     }
   }
+}
+
+// The end of a system-mode program: prints [dump, dump_end) on the UART as one hex word a line, exits, and
+// the trap handlers. Both handlers log a trap (record), then resume after the trapping instruction, whose
+// length its first halfword tells, or at the resume address a fetch fault left. The M handler also carries
+// out privilege switches: gp = kSwitch | forwarded << 4 | target asks it to mret into the target, after the
+// ecall or, when the S handler forwarded the request, after the U-mode ecall it noted.
+std::string system_tail() {
+  return fmt::format(R"(  lla s1, dump
+  lla s2, dump_end
+  li s3, 0x10000000
+1:
+  ld a0, 0(s1)
+  li a1, 60
+2:
+  srl a2, a0, a1
+  andi a2, a2, 15
+  addi a2, a2, 48
+  li a3, 58
+  blt a2, a3, 3f
+  addi a2, a2, 39
+3:
+  jal ra, uart_putc
+  addi a1, a1, -4
+  bgez a1, 2b
+  li a2, 10
+  jal ra, uart_putc
+  addi s1, s1, 8
+  bltu s1, s2, 1b
+  li a0, 1
+  lla a1, tohost
+  sd a0, 0(a1)
+  li a1, 0x100000
+  li a0, 0x5555
+  sw a0, 0(a1)
+4:
+  j 4b
+uart_putc:
+  lbu a3, 5(s3)
+  andi a3, a3, 0x20
+  beqz a3, uart_putc
+  sb a2, 0(s3)
+  ret
+
+  .macro handler_regs op, at
+  .irp r, 0, 1, 2, 3, 4
+  \op t\r, \at+8*\r(sp)
+  .endr
+  .endm
+  .macro record cause, tval, epc, status, counts, in_s
+  lla t0, tlog
+  csrr t1, \cause
+  andi t2, t1, 15
+  sh3add t2, t2, t0
+  ld t3, \counts*8(t2)
+  addi t3, t3, 1
+  sd t3, \counts*8(t2)
+  .if \in_s
+  bseti t1, t1, 32
+  .endif
+  ld t3, 0(t0)
+  addi t2, t3, 1
+  sd t2, 0(t0)
+  li t2, {last}
+  minu t3, t3, t2
+  slli t3, t3, 5
+  add t3, t3, t0
+  sd t1, {entry}(t3)
+  csrr t2, \tval
+  sd t2, {entry}+8(t3)
+  csrr t2, \epc
+  sd t2, {entry}+16(t3)
+  csrr t2, \status
+  sd t2, {entry}+24(t3)
+  ld t2, 8(t0)
+  li t4, 0x9e3779b97f4a7c15
+  .irp off, 0, 8, 16, 24
+  ld t1, {entry}+\off(t3)
+  xor t2, t2, t1
+  mul t2, t2, t4
+  .endr
+  sd t2, 8(t0)
+  ld t1, {resume}(sp)
+  beqz t1, 1f
+  sd zero, {resume}(sp)
+  j 3f
+1:
+  csrr t1, \epc
+  lhu t2, 0(t1)
+  andi t2, t2, 3
+  addi t1, t1, 2
+  li t3, 3
+  bne t2, t3, 3f
+  addi t1, t1, 2
+3:
+  csrw \epc, t1
+  .endm
+
+  .balign 4
+m_trap:
+  handler_regs sd, {save_m}
+  srli t0, gp, 16
+  li t1, {magic}
+  bne t0, t1, 1f
+  csrr t0, mepc
+  addi t0, t0, 4
+  andi t1, gp, 16
+  beqz t1, 2f
+  ld t0, {forward}(sp)
+2:
+  csrw mepc, t0
+  li t0, 0x1800
+  csrc mstatus, t0
+  andi t0, gp, 3
+  slli t0, t0, 11
+  csrs mstatus, t0
+  li gp, 0
+  handler_regs ld, {save_m}
+  mret
+1:
+  record mcause, mtval, mepc, mstatus, {counts_m}, 0
+  handler_regs ld, {save_m}
+  mret
+
+  .balign 4
+s_trap:
+  handler_regs sd, {save_s}
+  srli t0, gp, 16
+  li t1, {magic}
+  bne t0, t1, 1f
+  csrr t0, sepc
+  addi t0, t0, 4
+  sd t0, {forward}(sp)
+  ori gp, gp, 16
+  handler_regs ld, {save_s}
+  ecall
+1:
+  record scause, stval, sepc, sstatus, {counts_s}, 1
+  handler_regs ld, {save_s}
+  sret
+)",
+                     fmt::arg("last", kLogEntries - 1), fmt::arg("entry", 8 * kLogEntry),
+                     fmt::arg("resume", kResumePc), fmt::arg("forward", kForwardPc), fmt::arg("save_m", kSaveM),
+                     fmt::arg("save_s", kSaveS), fmt::arg("magic", kSwitch >> 16),
+                     fmt::arg("counts_m", kLogCountsM), fmt::arg("counts_s", kLogCountsS));
 }
 
 std::string Generator::program(int length, int limit) {
@@ -727,8 +1131,15 @@ std::string Generator::program(int length, int limit) {
       rvc_ = !rvc_;
       emit(rvc_ ? ".option rvc" : ".option norvc");
     }
+    if (system_ && rng_.chance(4)) {
+      int target;
+      do target = rng_.pick({kPrivU, kPrivS, kPrivM});
+      while (target == priv_);
+      switch_priv(target);
+    }
     gen_unit(false);
     units.push_back(lines_);
+    priv_after_.push_back(priv_);
   }
   std::string scratch;
   for (int i = 0; i < kScratchSize / 8; ++i) {
@@ -738,26 +1149,58 @@ std::string Generator::program(int length, int limit) {
   int insns = 0;
   for (int i = 0; i < limit; ++i)
     for (const std::string& l : units[size_t(i)])
-      if (l.back() != ':' && l[0] != '.') ++insns;
+      if (l.back() != ':' && l.rfind(".option", 0) != 0) ++insns;
 
   std::ostringstream o;
   o << fmt::format("# brisk-rvgen seed={} index={} units={} insns={}\n", seed_, index_, limit, insns);
   // No linker relaxation: gp holds random data, so nothing may be relaxed against it.
-  o << "  .option norelax\n  .option rvc\n  .text\n  .globl _start\n_start:\n";
+  o << "  .option norelax\n  .option rvc\n";
+  if (system_) {
+    // Into .text.init, which tests/bare/link.ld puts at the start of RAM. PMP entry 0 grants S and U
+    // everything; mstatus.FS is turned on for the FP set-up.
+    o << "  .section .text.init, \"ax\"\n  .globl _start\n_start:\n";
+    o << "  lla t0, m_trap\n  csrw mtvec, t0\n  lla t0, s_trap\n  csrw stvec, t0\n";
+    o << "  li t0, -1\n  csrw pmpaddr0, t0\n  li t0, 0x1f\n  csrw pmpcfg0, t0\n";
+    o << "  li t0, 0x2000\n  csrs mstatus, t0\n";
+  } else {
+    o << "  .text\n  .globl _start\n_start:\n";
+  }
   o << "  lla t0, fpinit\n";
   for (int i = 0; i < 32; ++i) o << fmt::format("  fld {}, {}(t0)\n", kFName[i], 8 * i);
   o << fmt::format("  li t0, {:#x}\n  fscsr t0\n", fcsr);
   for (int i = 1; i < 32; ++i)
-    if (i != kSp) o << fmt::format("  li {}, {:#x}\n", kXName[i], xinit[size_t(i)]);
+    if (!(reserved_ >> i & 1)) o << fmt::format("  li {}, {:#x}\n", kXName[i], xinit[size_t(i)]);
+  if (system_) o << "  li gp, 0\n";
   o << fmt::format("  lla sp, scratch + {}\n", -kScratchLo);
   for (int i = 0; i < limit; ++i) {
     o << "# unit " << i + 1 << "\n";
     for (const std::string& l : units[size_t(i)]) o << (l.back() == ':' ? "" : "  ") << l << "\n";
   }
-  o << "# epilogue\n  .option rvc\n";
+  o << "# epilogue\n";
+  if (system_ && limit > 0 && priv_after_[size_t(limit - 1)] != kPrivM)
+    o << fmt::format("  li gp, {:#x}\n  ecall\n", kSwitch | kPrivM);
+  o << "  .option rvc\n";
   for (int i = 0; i < 32; ++i) o << fmt::format("  sd {}, {}(sp)\n", kXName[i], kDumpOff + 8 * i);
+  if (system_) {
+    // The CSRs before FS is turned back on for the FP dump.
+    o << "  lla t0, csrdump\n";
+    for (int i = 0; i < kDumpCsrWords; ++i)
+      o << fmt::format("  csrr t1, {:#x}\n  sd t1, {}(t0)\n", kDumpCsrs[i].num, 8 * i);
+    o << "  li t0, 0x2000\n  csrs mstatus, t0\n";
+  }
   for (int i = 0; i < 32; ++i) o << fmt::format("  fsd {}, {}(sp)\n", kFName[i], kDumpOff + 256 + 8 * i);
   o << fmt::format("  frcsr t0\n  sd t0, {}(sp)\n  sd zero, {}(sp)\n", kDumpOff + 512, kDumpOff + 520);
+  if (system_) {
+    o << system_tail();
+    o << "  .data\n  .balign 16\nfpinit:\n";
+    for (uint64_t v : finit) o << fmt::format("  .dword {:#018x}\n", v);
+    o << "  .balign 16\ndump:\n  .zero " << kDumpSize << "\nscratch:\n" << scratch;
+    o << fmt::format("hsave:\n  .zero {}\ncsrdump:\n  .zero {}\ntlog:\n  .zero {}\ndump_end:\n", 8 * kSaveWords,
+                     8 * kDumpCsrWords, 8 * kLogWords);
+    o << "  .section .tohost, \"aw\", @progbits\n  .balign 64\n  .globl tohost\ntohost: .dword 0\n"
+         "  .balign 64\n  .globl fromhost\nfromhost: .dword 0\n";
+    return o.str();
+  }
   // write(1, dump, size); a short write is retried from where it stopped.
   o << fmt::format("  addi s1, sp, {}\n  li s2, {}\n", kDumpOff, kOutputSize);
   o << "1:\n  li a0, 1\n  mv a1, s1\n  mv a2, s2\n  li a7, 64\n  ecall\n";
@@ -778,47 +1221,93 @@ bool read_file(const char* path, std::string& out) {
   return true;
 }
 
-uint64_t word(const std::string& s, size_t i) {
-  uint64_t v;
-  std::memcpy(&v, s.data() + 8 * i, 8);
-  return v;
+// A user-mode dump: the raw bytes of kOutputSize / 8 words.
+bool read_binary(const char* path, std::vector<uint64_t>& words) {
+  std::string s;
+  if (!read_file(path, s) || s.size() != size_t(kOutputSize)) return false;
+  words.resize(s.size() / 8);
+  std::memcpy(words.data(), s.data(), s.size());
+  return true;
 }
 
-int compare(const char* expected_path, const char* actual_path) {
-  std::string e, a;
-  if (!read_file(expected_path, e) || !read_file(actual_path, a)) {
-    fmt::print("  cannot read {} or {}\n", expected_path, actual_path);
-    return 2;
+// A system-mode dump: one 16-digit hex word a line, as system_tail() prints them; a console may add \r.
+constexpr int kSystemWords = kOutputSize / 8 + kSaveWords + kDumpCsrWords + kLogWords;
+bool read_hex(const char* path, std::vector<uint64_t>& words) {
+  std::ifstream f(path);
+  std::string line;
+  words.clear();
+  while (std::getline(f, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    char* end;
+    uint64_t v = std::strtoull(line.c_str(), &end, 16);
+    if (line.size() != 16 || *end) return false;
+    words.push_back(v);
   }
-  if (e.size() != size_t(kOutputSize) || a.size() != size_t(kOutputSize)) {
-    fmt::print("  output size: qemu {} bytes, brisk {} bytes (expected {})\n", e.size(), a.size(), kOutputSize);
+  return words.size() == size_t(kSystemWords);
+}
+
+// The name of word i of a dump: registers, fcsr, the scratch buffer, and in system mode the harness's save
+// area, the CSRs and the trap log.
+std::string word_name(size_t i) {
+  if (i < 32) return fmt::format("x{}/{}", i, kXName[i]);
+  if (i < 64) return fmt::format("f{}/{}", i - 32, kFName[i - 32]);
+  if (i == 64) return "fcsr";
+  if (i == 65) return "pad";
+  i -= kDumpRegs;
+  if (i < size_t(kScratchSize / 8)) return fmt::format("mem[sp{:+}]", kScratchLo + int(8 * i));
+  i -= kScratchSize / 8;
+  if (i < size_t(kSaveWords)) return fmt::format("hsave[sp{:+}]", kScratchHi + int(8 * i));
+  i -= kSaveWords;
+  if (i < size_t(kDumpCsrWords)) return kDumpCsrs[i].name;
+  i -= kDumpCsrWords;
+  if (i == 0) return "traps.count";
+  if (i == 1) return "traps.hash";
+  if (i < size_t(kLogCountsS)) return fmt::format("traps.m.cause{}", i - kLogCountsM);
+  if (i < size_t(kLogEntry)) return fmt::format("traps.s.cause{}", i - kLogCountsS);
+  i -= kLogEntry;
+  static const char* const kField[] = {"cause", "tval", "epc", "status"};
+  return fmt::format("traps[{}].{}", i / 4, kField[i % 4]);
+}
+
+int compare(bool system, const char* expected_path, const char* actual_path, const std::string& elabel,
+            const std::string& alabel) {
+  std::vector<uint64_t> e, a;
+  bool (*read)(const char*, std::vector<uint64_t>&) = system ? read_hex : read_binary;
+  bool eok = read(expected_path, e), aok = read(actual_path, a);
+  if (!eok || !aok) {
+    fmt::print("  malformed output: {} {}, {} {} (expected {} words)\n", elabel, eok ? "fine" : expected_path, alabel,
+               aok ? "fine" : actual_path, system ? kSystemWords : kOutputSize / 8);
     return 1;
   }
   int shown = 0, total = 0;
-  auto report = [&](const std::string& name, uint64_t q, uint64_t b) {
+  for (size_t i = 0; i < e.size(); ++i) {
+    if (e[i] == a[i]) continue;
     ++total;
-    if (shown++ < 12) fmt::print("  {:<16} qemu {:#018x}  brisk {:#018x}\n", name, q, b);
-  };
-  for (size_t i = 0; i < size_t(kOutputSize / 8); ++i) {
-    uint64_t q = word(e, i), b = word(a, i);
-    if (q == b) continue;
-    if (i < 32)
-      report(fmt::format("x{}/{}", i, kXName[i]), q, b);
-    else if (i < 64)
-      report(fmt::format("f{}/{}", i - 32, kFName[i - 32]), q, b);
-    else if (i == 64)
-      report("fcsr", q, b);
-    else if (i >= size_t(kDumpRegs))
-      report(fmt::format("mem[sp{:+}]", kScratchLo + int(8 * (i - kDumpRegs))), q, b);
+    if (shown++ < 12)
+      fmt::print("  {:<20} {} {:#018x}  {} {:#018x}\n", word_name(i), elabel, e[i], alabel, a[i]);
   }
   if (total > shown) fmt::print("  ... and {} more differing words\n", total - shown);
   return total ? 1 : 0;
 }
 
+// The trap counts of a system-mode dump, for the runner's distribution of causes: "m2 5 s3 1 ...".
+int causes(const char* path) {
+  std::vector<uint64_t> w;
+  if (!read_hex(path, w)) return 1;
+  size_t log = size_t(kOutputSize / 8 + kSaveWords + kDumpCsrWords);
+  for (int i = 0; i < 16; ++i) {
+    if (uint64_t n = w[log + size_t(kLogCountsM + i)]) fmt::print("m{} {}\n", i, n);
+    if (uint64_t n = w[log + size_t(kLogCountsS + i)]) fmt::print("s{} {}\n", i, n);
+  }
+  return 0;
+}
+
 [[noreturn]] void usage() {
   std::fputs(
-      "usage: brisk-rvgen --seed S --index I [--length N] [--limit K] [-o FILE]\n"
-      "       brisk-rvgen --compare QEMU_OUTPUT BRISK_OUTPUT\n",
+      "usage: brisk-rvgen [--system] --seed S --index I [--length N] [--limit K] [-o FILE]\n"
+      "       brisk-rvgen --compare QEMU_OUTPUT BRISK_OUTPUT\n"
+      "       brisk-rvgen --compare-system EXPECTED ACTUAL [EXPECTED_LABEL ACTUAL_LABEL]\n"
+      "       brisk-rvgen --causes SYSTEM_OUTPUT\n",
       stderr);
   std::exit(2);
 }
@@ -828,10 +1317,19 @@ int compare(const char* expected_path, const char* actual_path) {
 int main(int argc, char** argv) {
   uint64_t seed = 0, index = 0;
   int length = 0, limit = -1;
+  bool system = false;
   const char* out = nullptr;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "--compare" && i + 2 < argc) return compare(argv[i + 1], argv[i + 2]);
+    if (arg == "--compare" && i + 2 < argc) return compare(false, argv[i + 1], argv[i + 2], "qemu", "brisk");
+    if (arg == "--compare-system" && i + 2 < argc)
+      return compare(true, argv[i + 1], argv[i + 2], i + 4 < argc ? argv[i + 3] : "expected",
+                     i + 4 < argc ? argv[i + 4] : "actual");
+    if (arg == "--causes" && i + 1 < argc) return causes(argv[i + 1]);
+    if (arg == "--system") {
+      system = true;
+      continue;
+    }
     if (i + 1 >= argc) usage();
     const char* v = argv[++i];
     if (arg == "--seed")
@@ -847,7 +1345,7 @@ int main(int argc, char** argv) {
     else
       usage();
   }
-  std::string text = Generator(seed, index).program(length, limit);
+  std::string text = Generator(seed, index, system).program(length, limit);
   if (!out) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
