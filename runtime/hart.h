@@ -55,6 +55,12 @@ struct HartEnv {
   virtual void flush_tlb(Hart& h, uint64_t va = kFlushAll) {}
   // stimecmp was written: re-evaluate the supervisor timer.
   virtual void timer_changed(Hart& h) {}
+  // Where a data access of `size` bytes at va would go, found without side effects (nothing raised,
+  // cached or counted): the lockstep checker (runtime/check_engine.cpp) logs RAM it will write and
+  // must not reach a device twice. `host` is RAM's host address when the access lies in one page,
+  // else nullptr. Outside flat memory user mode has nothing but faults.
+  enum class Target { Ram, Device, Fault };
+  virtual Target probe(Hart& h, uint64_t va, unsigned size, bool write, uint8_t*& host) { return Target::Fault; }
 };
 
 // Software TLB (DESIGN.md principle 4), one per access type and MMU index, checked inline by the JIT:

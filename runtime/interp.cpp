@@ -45,7 +45,10 @@ Status Interpreter::step(Hart& h) {
     e.pc = h.pc;
     e.insn = decode(raw, h.csr.isa);
   }
-  const Insn& in = e.insn;
+  return execute(h, e.insn);
+}
+
+Status Interpreter::execute(Hart& h, const Insn& in) {
   const uint64_t pc = h.pc;
   if ((in.flags() & kFp) && (h.csr.mstatus & csr::MSTATUS_FS) == 0) [[unlikely]]
     return h.illegal(in);  // F/D instructions trap while mstatus.FS is Off

@@ -66,8 +66,9 @@ uint64_t JitEngine::mode_key(const Hart& h) const {
          uint64_t(pmu::active_events(h, static_cast<unsigned>(h.priv))) << 10;
 }
 
-x64::TranslateConfig JitEngine::config(const Hart& h) const {
+x64::TranslateConfig JitEngine::config(const Hart& h, unsigned max_insns) const {
   x64::TranslateConfig cfg;
+  if (max_insns) cfg.max_insns = max_insns;
   cfg.mapped_regs = mapped_regs(h.transfer_sink);
   cfg.transfer_hooks = h.transfer_sink;
   cfg.deadlines = opt_.deadlines;
@@ -83,10 +84,11 @@ x64::TranslateConfig JitEngine::config(const Hart& h) const {
   return cfg;
 }
 
-JitEngine::Block* JitEngine::block_for(Hart& h) {
+JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   uint64_t pa;
   if (!h.env->fetch_address(h, h.pc, pa)) return nullptr;
-  const Key key{h.pc, pa, mode_key(h)};
+  // A shortened block is another translation: mode_key's bits end below bit 32.
+  const Key key{h.pc, pa, mode_key(h) | uint64_t(max_insns) << 32};
   Recent& r = recent_[x64::lookup_index(h.pc)];
   if (r.key == key) return r.block;
   if (auto it = blocks_.find(key); it != blocks_.end()) {
@@ -94,7 +96,7 @@ JitEngine::Block* JitEngine::block_for(Hart& h) {
     return it->second;
   }
 
-  const x64::TranslateConfig cfg = config(h);
+  const x64::TranslateConfig cfg = config(h, max_insns);
   auto b = std::make_unique<Block>();
   b->pa = pa;
   b->mode = key.mode;
@@ -236,8 +238,8 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
   return true;
 }
 
-uint32_t JitEngine::run_one_block(Hart& h) {
-  Block* b = block_for(h);
+uint32_t JitEngine::run_unchained(Hart& h, unsigned n) {
+  Block* b = block_for(h, n);
   if (!b) return x64::kExitTrap;
   load_host_flags(h);
   // A table nobody fills: indirect exits always come back here.
@@ -248,9 +250,9 @@ uint32_t JitEngine::run_one_block(Hart& h) {
   return tramp_[h.transfer_sink].enter(&h, b->bc.code);
 }
 
-std::vector<uint64_t> JitEngine::block_path(Hart& h) {
+const x64::BlockCode* JitEngine::block(Hart& h) {
   Block* b = block_for(h);
-  return b ? b->bc.insn_pc : std::vector<uint64_t>{};
+  return b ? &b->bc : nullptr;
 }
 
 bool JitEngine::step_to_deadline(Hart& h, TrapHandler& traps) {
@@ -262,6 +264,32 @@ bool JitEngine::step_to_deadline(Hart& h, TrapHandler& traps) {
   return true;
 }
 
+uint32_t JitEngine::enter(Hart& h) {
+  Block* b = block_for(h);
+  if (!b) return x64::kExitTrap;
+  LookupTable& lookup = lookup_for(h, b->mode);
+  lookup[x64::lookup_index(h.pc)] = {h.pc, b->bc.code};
+  h.jit_lookup = lookup.data();
+  h.code_written = false;  // whatever set it outside translated code has no store to follow
+  const uint32_t exit = [&] {
+    GuestCode guest;
+    return tramp_[h.transfer_sink].enter(&h, b->bc.code);
+  }();
+  if (exit == x64::kExitLink) {
+    Block* to = block_for(h);  // first: translating may flush, and `from` with it
+    // The fetch faulted: that trap now, not a second fetch (and a second TLB miss counted).
+    if (!to) return x64::kExitTrap;
+    Block* from = block_at_host(reinterpret_cast<const void*>(h.jit_exit_site));
+    // System mode links only within a page: another page's mapping may change under the link.
+    if (from && from->mode == to->mode && (h.mem_limit || page_of(from->bc.pc) == page_of(to->bc.pc))) {
+      for (unsigned e = 0; e < from->bc.exits.size(); e++)
+        if (from->bc.code + from->bc.exits[e].jmp_off == reinterpret_cast<uint8_t*>(h.jit_exit_site))
+          link(from, e, to);
+    }
+  }
+  return exit;
+}
+
 void JitEngine::run(Hart& h, TrapHandler& traps) {
   HostFaultScope scope(h, this);
   load_host_flags(h);  // MXCSR's flags are this hart's from here on (another hart may have run before)
@@ -269,36 +297,10 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
   if (sigsetjmp(scope.resume, 0) && !traps.on_trap(h)) return;
   for (;;) {
     if (h.deadline_reached() && !traps.on_budget(h)) return;
-    Block* b = block_for(h);
-    if (!b) {
-      if (!traps.on_trap(h)) return;
-      continue;
-    }
-    LookupTable& lookup = lookup_for(h, b->mode);
-    lookup[x64::lookup_index(h.pc)] = {h.pc, b->bc.code};
-    h.jit_lookup = lookup.data();
-    h.code_written = false;  // whatever set it outside translated code has no store to follow
-    const uint32_t exit = [&] {
-      GuestCode guest;
-      return tramp_[h.transfer_sink].enter(&h, b->bc.code);
-    }();
-    switch (exit) {
-      case x64::kExitDispatch: break;
-      case x64::kExitLink: {
-        Block* to = block_for(h);  // first: translating may flush, and `from` with it
-        if (!to) {  // the fetch faulted: take that trap now, not fetch again (and count a second TLB miss)
-          if (!traps.on_trap(h)) return;
-          break;
-        }
-        Block* from = block_at_host(reinterpret_cast<const void*>(h.jit_exit_site));
-        // System mode links only within a page: another page's mapping may change under the link.
-        if (from && from->mode == to->mode && (h.mem_limit || page_of(from->bc.pc) == page_of(to->bc.pc))) {
-          for (unsigned e = 0; e < from->bc.exits.size(); e++)
-            if (from->bc.code + from->bc.exits[e].jmp_off == reinterpret_cast<uint8_t*>(h.jit_exit_site))
-              link(from, e, to);
-        }
+    switch (enter(h)) {
+      case x64::kExitDispatch:
+      case x64::kExitLink:
         break;
-      }
       case x64::kExitDeadline:
         if (!step_to_deadline(h, traps)) return;
         break;

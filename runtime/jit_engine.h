@@ -31,12 +31,16 @@ class JitEngine final : public Engine, public HostFaultHooks {
   bool on_code_write(Hart& h, uint64_t va, ucontext_t& ctx) override;
   bool recover(Hart& h, const ucontext_t& ctx) override;
 
-  // Runs exactly the block at h.pc once, unchained, and returns its JitExit code; for the lockstep
-  // checker, which must hold a HostFaultScope with this engine's hooks around it.
-  uint32_t run_one_block(Hart& h);
-  // The pcs of the instructions of the block at h.pc, in order (translating it if needed); empty if
-  // it cannot be fetched. Execution leaves the sequence at a taken branch (a side exit) or at the end.
-  std::vector<uint64_t> block_path(Hart& h);
+  // One trip into translated code at h.pc, as run() makes it: chaining through linked exits and the
+  // lookup table, and linking the exit it comes back through. Returns the JitExit code.
+  uint32_t enter(Hart& h);
+  // For the lockstep checker, which holds a HostFaultScope with this engine's hooks around them:
+  // runs a translation of at most n instructions at h.pc that is never linked and whose exits all
+  // come back, and returns its JitExit code.
+  uint32_t run_unchained(Hart& h, unsigned n);
+  // The block enter() starts at h.pc (translating it if needed), or nullptr after raising the fetch
+  // fault. Execution leaves its insn_pc sequence at a taken branch (a side exit) or at the end.
+  const x64::BlockCode* block(Hart& h);
 
   std::string summary() const override;
 
@@ -65,9 +69,10 @@ class JitEngine final : public Engine, public HostFaultHooks {
   uint64_t mode_key(const Hart& h) const;
   // Guest registers held in host registers; with hooks, one host register holds the ring offset.
   unsigned mapped_regs(bool ring) const;
-  x64::TranslateConfig config(const Hart& h) const;
-  // Finds or translates the block at h.pc; nullptr after raising an instruction fault.
-  Block* block_for(Hart& h);
+  x64::TranslateConfig config(const Hart& h, unsigned max_insns) const;
+  // Finds or translates the block at h.pc (of at most max_insns instructions, when not 0); nullptr
+  // after raising an instruction fault.
+  Block* block_for(Hart& h, unsigned max_insns = 0);
   // The pc -> code table translated code of this hart and mode consults for indirect jumps.
   LookupTable& lookup_for(Hart& h, uint64_t mode);
   void link(Block* from, unsigned exit, Block* to);

@@ -44,8 +44,9 @@ Status SystemMemory::fault(Hart& h, uint64_t va, Access a, bool page_fault) {
   return h.raise(page_fault ? kPageFault[k] : kAccessFault[k], va);
 }
 
-bool SystemMemory::walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t& pa, unsigned& leaf_level) {
-  pmu::count(h, pmu::kPageWalks);
+bool SystemMemory::walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t& pa, unsigned& leaf_level,
+                        bool count) {
+  if (count) pmu::count(h, pmu::kPageWalks);
   const uint64_t mode = h.csr.satp >> SATP_MODE_SHIFT;
   const unsigned levels = levels_of(mode);
   const unsigned va_bits = 12 + 9 * levels;
@@ -93,14 +94,14 @@ bool SystemMemory::walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t&
   return false;
 }
 
-bool SystemMemory::translate(Hart& h, uint64_t va, Access a, uint64_t& pa, unsigned& level) {
+bool SystemMemory::translate(Hart& h, uint64_t va, Access a, uint64_t& pa, unsigned& level, bool count) {
   const unsigned priv = a == Access::Exec ? static_cast<unsigned>(h.priv) : effective_data_priv(h);
   level = 0;
   if (priv == static_cast<unsigned>(Priv::M) || (h.csr.satp >> SATP_MODE_SHIFT) == SATP_MODE_BARE) {
     pa = va;
     return true;
   }
-  return walk(h, va, a, priv, pa, level);
+  return walk(h, va, a, priv, pa, level, count);
 }
 
 void SystemMemory::fill_tlb(Hart& h, uint64_t va, uint64_t pa, Access a, unsigned level) {
@@ -164,6 +165,28 @@ bool SystemMemory::access_one(Hart& h, uint64_t va, void* data, unsigned size, A
   }
   fault(h, va, a, false);
   return false;
+}
+
+HartEnv::Target SystemMemory::probe(Hart& h, uint64_t va, unsigned size, bool write, uint8_t*& host) {
+  const Access a = write ? Access::Write : Access::Read;
+  host = nullptr;
+  if ((va & kPageMask) + size > Bus::kPage) {  // byte by byte, as access_one does it
+    Target t = Target::Ram;
+    for (unsigned k = 0; k < size && t != Target::Fault; k++) {
+      uint8_t* byte;
+      if (Target b = probe(h, va + k, 1, write, byte); b != Target::Ram) t = b;
+    }
+    return t;
+  }
+  const PendingTrap trap = h.trap;  // translate raises what the real access will raise again
+  uint64_t pa;
+  unsigned level;
+  const bool ok = translate(h, va, a, pa, level, false);
+  h.trap = trap;
+  if (!ok) return Target::Fault;
+  if ((host = bus_.ram_ptr(pa, size))) return Target::Ram;
+  uint64_t off;
+  return bus_.device_at(pa, off) ? Target::Device : Target::Fault;
 }
 
 bool SystemMemory::load(Hart& h, uint64_t va, void* out, unsigned size) {

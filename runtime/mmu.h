@@ -36,6 +36,7 @@ class SystemMemory final : public HartEnv {
   void timer_changed(Hart& h) override {
     if (timer_changed_) timer_changed_(h);
   }
+  Target probe(Hart& h, uint64_t va, unsigned size, bool write, uint8_t*& host) override;
 
   // Physical access for devices and loaders (no translation); false outside RAM and MMIO.
   bool phys_read(uint64_t pa, void* out, unsigned size);
@@ -44,8 +45,9 @@ class SystemMemory final : public HartEnv {
   enum class Access { Read, Write, Exec };
   // Translates va for an access, raising the page or access fault on failure.
   // `level` is the page-table level of the leaf (0 for 4 KiB pages and for no translation).
-  bool translate(Hart& h, uint64_t va, Access a, uint64_t& pa, unsigned& level);
-  bool walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t& pa, unsigned& level);
+  // `count`: the walk is a page-walk event (probe's are not).
+  bool translate(Hart& h, uint64_t va, Access a, uint64_t& pa, unsigned& level, bool count = true);
+  bool walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t& pa, unsigned& level, bool count);
   bool access_one(Hart& h, uint64_t va, void* data, unsigned size, Access a);
   void fill_tlb(Hart& h, uint64_t va, uint64_t pa, Access a, unsigned level);
   Status fault(Hart& h, uint64_t va, Access a, bool page_fault);

@@ -316,7 +316,8 @@ Status sem_CBO_ZERO(Hart& h, const Insn& i) {
   volatile uint8_t* p = cbo_access(h, i);
   if (!p) return Status::Trap;
   *p = 0;  // user mode: a fault here names rs1, before any other byte changed
-  std::memset(const_cast<uint8_t*>(p) - (rs1(h, i) & (kCacheBlock - 1)), 0, kCacheBlock);
+  // The whole block as one access, which the lockstep checker's undo log sees (runtime/check_engine.cpp).
+  std::memset(mem_amo(h, rs1(h, i) & ~uint64_t(kCacheBlock - 1), kCacheBlock), 0, kCacheBlock);
   return Status::Next;
 }
 
