@@ -24,7 +24,7 @@ GuestVm::GuestVm() {
   // Translated code addresses guest memory as [va + base] with base in a 32-bit displacement, so the
   // space must start below 2 GiB: at 0 (guest and host addresses equal) when the host has nothing
   // there, else a little higher. The lowest pages stay unmapped either way, as Linux keeps them.
-  for (uintptr_t base : {uintptr_t(0), uintptr_t(1) << 30}) {
+  for (uintptr_t base : kHostBases) {
     uint8_t* start = reinterpret_cast<uint8_t*>(base + kLowest);
     void* p = mmap(start, kLimit + kGuard - kLowest, PROT_NONE, kReserveFlags | MAP_FIXED_NOREPLACE, -1, 0);
     if (p == start) {

@@ -12,7 +12,15 @@ namespace brisk {
 class GuestVm {
  public:
   // Sv39's user half: the layout a riscv64 Linux process sees on a 39-bit MMU.
+#ifdef BRISK_SANITIZE
+  // ASan's shadow memory starts below 2 GiB on x86-64 (0x7fff8000): a sanitizer build gets 1 GiB of
+  // guest at 256 MiB (a null base would make every guest pointer UB to UBSan).
+  static constexpr uint64_t kLimit = 1ull << 30;
+  static constexpr uintptr_t kHostBases[] = {uintptr_t(1) << 28};
+#else
   static constexpr uint64_t kLimit = 1ull << 38;
+  static constexpr uintptr_t kHostBases[] = {0, uintptr_t(1) << 30};
+#endif
   static constexpr uint64_t kPage = 4096;
   // Host-reserved bytes past kLimit, so an access that starts below kLimit and crosses it faults
   // on the host instead of touching other memory.
