@@ -264,6 +264,7 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     case nr::tgkill: {
       int sig = n == nr::tgkill ? i(2) : i(1);
       int target = n == nr::tgkill ? i(1) : i(0);
+      if (sig < 0 || sig > 64) return -EINVAL;
       if (target != getpid() && !(n == nr::kill && target == 0)) return host(::kill(target, sig));
       if (sig == 0) return 0;
       uint64_t handler = sigactions_[sig].handler;
