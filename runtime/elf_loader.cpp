@@ -3,6 +3,7 @@
 #include <gelf.h>
 #include <sys/mman.h>
 
+#include <array>
 #include <map>
 #include <vector>
 
@@ -37,7 +38,8 @@ LoadedElf load_elf(GuestVm& vm, const std::string& path, bool interpreter) {
       out.interp = s.c_str();
     }
     if (p.p_type != PT_LOAD) continue;
-    if (p.p_vaddr + p.p_memsz < p.p_vaddr || (p.p_vaddr - p.p_offset) % GuestVm::kPage)
+    const uint64_t end = p.p_vaddr + p.p_memsz;
+    if (end < p.p_vaddr || GuestVm::page_up(end) < end || (p.p_vaddr - p.p_offset) % GuestVm::kPage)
       throw Error("{}: corrupt ELF: misaligned segment at {:#x}", path, p.p_vaddr);
     lo = std::min(lo, GuestVm::page_down(p.p_vaddr));
     hi = std::max(hi, GuestVm::page_up(p.p_vaddr + p.p_memsz));
@@ -55,29 +57,34 @@ LoadedElf load_elf(GuestVm& vm, const std::string& path, bool interpreter) {
   // Map the span writable, read every segment in, then give each page the union of its segments' rights.
   if (vm.map(lo + out.bias, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) < 0)
     throw Error("{}: cannot map segments at {:#x}", path, lo + out.bias);
-  std::map<uint64_t, int> page_prot;
+  // Sweeping the segments' page-rounded bounds in order, counting the segments open with each of
+  // PF_X, PF_W, PF_R and at all (per page, a huge bss would take forever).
+  std::map<uint64_t, std::array<int, 4>> bounds;
   for (const auto& p : ph) {
     if (p.p_type != PT_LOAD) continue;
     f.read(p.p_offset, vm.base() + out.bias + p.p_vaddr, p.p_filesz);
-    for (uint64_t pg = GuestVm::page_down(p.p_vaddr); pg < p.p_vaddr + p.p_memsz; pg += GuestVm::kPage)
-      page_prot[pg] |= segment_prot(p.p_flags);
+    auto& start = bounds[GuestVm::page_down(p.p_vaddr)];
+    auto& end = bounds[GuestVm::page_up(p.p_vaddr + p.p_memsz)];
+    for (unsigned k = 0; k < 4; k++) {
+      const bool has = k == 3 || (p.p_flags >> k & 1);
+      start[k] += has;
+      end[k] -= has;
+    }
     out.end = std::max(out.end, out.bias + p.p_vaddr + p.p_memsz);
   }
-  // Apply in runs of equal rights; pages no segment covers are unmapped, as Linux leaves them.
-  uint64_t run = lo;
-  int run_prot = -1;
-  for (uint64_t pg = lo; pg <= hi; pg += GuestVm::kPage) {
-    auto it = page_prot.find(pg);
-    int prot = pg == hi ? -2 : it == page_prot.end() ? -1 : it->second;
-    if (pg != lo && prot == run_prot) continue;
-    if (pg != lo) {
-      if (run_prot == -1)
-        vm.unmap(run + out.bias, pg - run);
+  // Pages no segment covers are unmapped, as Linux leaves them.
+  std::array<int, 4> open{};
+  uint64_t from = lo;
+  for (const auto& [at, change] : bounds) {
+    if (at > from) {
+      const uint32_t flags = (open[0] ? PF_X : 0) | (open[1] ? PF_W : 0) | (open[2] ? PF_R : 0);
+      if (open[3] == 0)
+        vm.unmap(from + out.bias, at - from);
       else
-        vm.protect(run + out.bias, pg - run, run_prot);
+        vm.protect(from + out.bias, at - from, segment_prot(flags));
     }
-    run = pg;
-    run_prot = prot;
+    for (unsigned k = 0; k < 4; k++) open[k] += change[k];
+    from = at;
   }
 
   for (const auto& p : ph)
