@@ -601,6 +601,7 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     case nr::riscv_flush_icache: return 0;  // decoded code is checked against memory on every use
     case nr::riscv_hwprobe: {
       if (a[3] != 0 && a[2] != 0) return -EINVAL;  // brisk has one CPU: any cpu set names it
+      if (a[1] > GuestVm::kLimit / 16) return -EFAULT;  // more pairs than fit: the size would wrap
       auto* pairs = static_cast<int64_t*>(ptr(a[0], a[1] * 16, R | W));
       if (a[1] && !pairs) return -EFAULT;
       for (uint64_t k = 0; k < a[1]; k++) {
