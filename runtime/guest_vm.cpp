@@ -174,7 +174,7 @@ uint64_t GuestVm::brk(uint64_t addr) {
 }
 
 bool GuestVm::accessible(uint64_t addr, uint64_t len, int prot) const {
-  if (len == 0) return true;
+  if (len == 0) return addr <= kLimit;  // as Linux's access_ok: an empty range must still be user space
   uint64_t end = addr + len;
   if (end < addr || end > kLimit) return false;
   for (uint64_t at = addr; at < end;) {

@@ -180,14 +180,16 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
                  "its contents are the guest's to change\n");
     std::exit(1);
   }
-  diag_fd();  // brisk's own stderr, opened now so that it counts as the fuzzer's
-  // The symbolizer for sanitizer reports starts now, outside the chroot where it could not run.
-  char pc[64];
-  __sanitizer_symbolize_pc(reinterpret_cast<void*>(&LLVMFuzzerInitialize), "%p", pc, sizeof pc);
   g_null = open("/dev/null", O_RDWR | O_CLOEXEC);
   for (int k = 0; k < 3; k++) g_saved[k] = fcntl(k, F_DUPFD_CLOEXEC, 100);
   if (g_null < 0 || g_saved[0] < 0 || g_saved[1] < 0 || g_saved[2] < 0) fail("saving stdio");
-  // Sanitizer reports go to the real stderr even while the guest's is /dev/null.
+  // brisk's own stderr (its warnings about each input's calls) is /dev/null, opened now so that it
+  // counts as the fuzzer's.
+  dup2(g_null, STDERR_FILENO);
+  diag_fd();
+  dup2(g_saved[2], STDERR_FILENO);
+  // Sanitizer reports go to the real stderr even while the guest's is /dev/null. (In the chroot they
+  // are not symbolized: addr2line -f -C -e fuzz_syscall OFFSET names the frames.)
   __sanitizer_set_report_fd(reinterpret_cast<void*>(static_cast<intptr_t>(g_saved[2])));
   DIR* d = opendir("/proc/self/fd");
   if (!d) fail("/proc/self/fd");
