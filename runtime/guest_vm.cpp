@@ -119,6 +119,7 @@ int64_t GuestVm::protect(uint64_t addr, uint64_t len, int prot) {
   if (addr & (kPage - 1)) return -EINVAL;
   uint64_t end = page_up(addr + len);
   if (end == addr) return 0;
+  if (end < addr) return -ENOMEM;  // the range wraps: it cannot all be mapped
   // Every page of the range must be mapped.
   for (uint64_t at = addr; at < end;) {
     auto it = vmas_.upper_bound(at);
