@@ -136,6 +136,8 @@ int64_t GuestVm::remap(uint64_t old_addr, uint64_t old_len, uint64_t new_len, in
   if ((old_addr & (kPage - 1)) || new_len == 0) return -EINVAL;
   old_len = page_up(old_len);
   new_len = page_up(new_len);
+  // Sizes beyond the guest space, or that wrapped rounding up or adding up, name no mapping.
+  if (new_len == 0 || old_len > kLimit || new_len > kLimit || old_addr > kLimit - old_len) return -EINVAL;
   auto it = vmas_.upper_bound(old_addr);
   if (it == vmas_.begin() || std::prev(it)->second.end < old_addr + old_len) return -EFAULT;
   const int prot = std::prev(it)->second.prot;
