@@ -270,7 +270,7 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       uint64_t handler = sigactions_[sig].handler;
       if (handler == reinterpret_cast<uint64_t>(SIG_IGN)) return 0;
       if (handler != reinterpret_cast<uint64_t>(SIG_DFL))
-        warn_once(n, fmt::format("signal handlers are not run: SIG{} ends the program", sigabbrev_np(sig)));
+        warn_once(n, fmt::format("signal handlers are not run: {} ends the program", signal_name(sig)));
       if (sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH || sig == SIGCONT) return 0;
       die(sig, "sent by the program itself");
       exit_requested_ = true;

@@ -56,6 +56,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int64_t syscall(uint64_t nr, const std::array<uint64_t, 6>& a);
   // Kills the guest as the fatal signal `sig` would, printing one line that says why.
   bool die(int sig, const std::string& why);
+  // "SIGSEGV", or "signal 34" for a real-time signal, which has no abbreviation.
+  static std::string signal_name(int sig);
 
   // Guest memory access for syscall arguments: nullptr (the syscall returns -EFAULT) unless mapped.
   void* guest_ptr(uint64_t va, uint64_t len, int prot);
