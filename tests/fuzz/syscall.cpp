@@ -48,7 +48,9 @@ constexpr unsigned kMaxCalls = 16;
 const char* const kProgram = "/prog";
 
 std::set<int> g_own_fds;  // the fuzzer's descriptors (and brisk's diag_fd): never the guest's
-std::set<std::string> g_own_files;  // what the working directory held at the start
+// What the working directory held at the start, by inode: comparing names would hand them to
+// the fuzzer's dictionary, and from there to the guest's renameat.
+std::set<ino_t> g_own_files;
 int g_null = -1, g_saved[3] = {-1, -1, -1};
 
 [[noreturn]] void fail(const char* what) {
@@ -116,6 +118,11 @@ std::set<std::string> list_dir(const char* path) {
   return names;
 }
 
+ino_t inode(const std::string& name) {
+  struct stat st;
+  return fstatat(AT_FDCWD, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 ? st.st_ino : 0;
+}
+
 // What one input may leave behind is undone: files, descriptors, cwd, umask, root's mode.
 void restore() {
   for (int k = 0; k < 3; k++) dup2(g_saved[k], k);
@@ -129,7 +136,7 @@ void restore() {
   chmod("/", 0755);
   umask(022);
   for (const std::string& name : list_dir("/"))
-    if (!g_own_files.count(name)) remove_tree(AT_FDCWD, name.c_str());
+    if (!g_own_files.count(inode(name))) remove_tree(AT_FDCWD, name.c_str());
 }
 
 bool own_fd(uint64_t fd) { return fd > 2 && g_own_fds.count(static_cast<int>(fd)); }
@@ -207,7 +214,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   if (chroot(".") != 0 || chdir("/") != 0) fail("chroot");
   const rlimit fsize = {1 << 20, 1 << 20};
   if (setrlimit(RLIMIT_FSIZE, &fsize) != 0) fail("setrlimit");
-  g_own_files = list_dir("/");
+  for (const std::string& name : list_dir("/")) g_own_files.insert(inode(name));
   return 0;
 }
 
