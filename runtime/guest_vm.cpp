@@ -206,6 +206,8 @@ int64_t GuestVm::remap(uint64_t old_addr, uint64_t old_len, uint64_t new_len, in
   new_len = page_up(new_len);
   // old_len 0 duplicates a shared mapping in Linux; brisk has no use for it, like private mappings.
   if (new_len == 0 || old_len == 0) return -EINVAL;
+  // Sizes beyond the guest space, or that wrapped adding up, name no mapping.
+  if (old_len > kLimit || new_len > kLimit || old_addr > kLimit - old_len) return -EINVAL;
   if (flags & MREMAP_FIXED) {
     if (new_addr & (kPage - 1)) return -EINVAL;
     if (new_len > kLimit || new_addr > kLimit - new_len) return -EINVAL;
@@ -304,7 +306,7 @@ void GuestVm::for_each(const std::function<void(uint64_t, const Mapping&)>& fn) 
 }
 
 bool GuestVm::accessible(uint64_t addr, uint64_t len, int prot) const {
-  if (len == 0) return true;
+  if (len == 0) return addr <= kLimit;  // as Linux's access_ok: an empty range must still be user space
   if (addr > kLimit || len > kLimit - addr) return false;
   const uint64_t end = addr + len;
   for (uint64_t at = addr; at < end;) {

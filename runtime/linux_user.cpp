@@ -173,6 +173,11 @@ UserResult LinuxUser::run() {
   return {limiter_.status() ? limiter_.status() : exit_code_, hart_.instret, engine_->summary()};
 }
 
+std::string LinuxUser::signal_name(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
+}
+
 bool LinuxUser::die(int sig, const std::string& why) {
   diag_print("brisk: guest killed by {}: {}\n", signal_name(sig), why);
   exit_code_ = 128 + sig;

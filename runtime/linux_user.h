@@ -63,6 +63,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int64_t syscall(uint64_t nr, const std::array<uint64_t, 6>& a);
   // Kills the guest as the fatal signal `sig` would, printing one line that says why.
   bool die(int sig, const std::string& why);
+  // "SIGSEGV", or "signal 34" for a real-time signal, which has no abbreviation.
+  static std::string signal_name(int sig);
 
   // Guest memory access for syscall arguments: `count` elements of `size` bytes at va, nullptr (the
   // syscall returns -EFAULT) unless all of it is mapped with `prot` and count * size does not wrap.
