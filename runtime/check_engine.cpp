@@ -140,10 +140,10 @@ class CheckMemory final : public HartEnv {
   }
   static uint64_t locked_read(uint8_t* p, unsigned size) {
     switch (size) {
-      case 1: return __atomic_fetch_add(p, uint8_t(0), __ATOMIC_RELAXED);
-      case 2: return __atomic_fetch_add(reinterpret_cast<uint16_t*>(p), uint16_t(0), __ATOMIC_RELAXED);
-      case 4: return __atomic_fetch_add(reinterpret_cast<uint32_t*>(p), uint32_t(0), __ATOMIC_RELAXED);
-      default: return __atomic_fetch_add(reinterpret_cast<uint64_t*>(p), uint64_t(0), __ATOMIC_RELAXED);
+      case 1: return read_as_write(p);
+      case 2: return read_as_write(reinterpret_cast<uint16_t*>(p));
+      case 4: return read_as_write(reinterpret_cast<uint32_t*>(p));
+      default: return read_as_write(reinterpret_cast<uint64_t*>(p));
     }
   }
   // Reads the flat memory a store is about to overwrite. Where that read faults the store would too,

@@ -164,4 +164,14 @@ inline void* mem_amo(Hart& h, uint64_t va, unsigned size) {
   return h.env->amo(h, va, size);
 }
 
+// Reads *p with lock cmpxchg, a write access whether or not it compares equal, so that a host fault
+// on flat memory is a store/AMO fault (runtime/host_fault.cpp tells them apart by the x86 write bit).
+// An idempotent locked add would not do: clang lowers it to a fenced load.
+template <typename T>
+inline T read_as_write(T* p) {
+  T old = 0;
+  __atomic_compare_exchange_n(p, &old, old, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return old;
+}
+
 }  // namespace brisk

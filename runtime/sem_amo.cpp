@@ -20,9 +20,8 @@ inline Status amo(Hart& h, const Insn& i, F op) {
   if (va & (sizeof(T) - 1)) return h.raise(cause::kStoreAmoAddressMisaligned, va);
   auto* p = static_cast<T*>(mem_amo(h, va, sizeof(T)));
   if (!p) return Status::Trap;
-  // Read through a locked add of 0, a write access: a host fault on flat memory is then a store/AMO
-  // fault, as an AMO's must be (runtime/host_fault.cpp tells them apart by the x86 write bit).
-  T old = __atomic_fetch_add(p, T(0), __ATOMIC_RELAXED);
+  // A fault on flat memory must be a store/AMO fault, as an AMO's is.
+  T old = read_as_write(p);
   *p = op(old, static_cast<T>(h.x[i.rs2]));
   set_x(h, i.rd, sext(old));
   return Status::Next;

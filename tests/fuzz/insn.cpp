@@ -82,11 +82,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string cpu = "rv64";
   for (unsigned e = 1; e < static_cast<unsigned>(Ext::Count) && e < 64; e++)
     if (ext_off >> e & 1) cpu += std::string(",") + ext_name(static_cast<Ext>(e)) + "=off";
+  IsaConfig isa;
   try {
-    h.csr.isa.apply(cpu);
+    isa.apply(cpu);
   } catch (const Error&) {
     return 0;
   }
+  csr::set_isa(h, isa);
   csr::reset(h);
   Bus bus(kMemBase, kMemSize);
   FlatMemory flat(bus.ram());
@@ -95,7 +97,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // CSR values go through csrrw from M-mode, which keeps them legal (WARL).
   for (uint16_t num : {csr::CSR_MSTATUS, csr::CSR_SATP, csr::CSR_MEDELEG, csr::CSR_MIDELEG, csr::CSR_MENVCFG,
                        csr::CSR_MCOUNTEREN}) {
-    Insn csrrw = decode(0x00001073 | uint32_t(num) << 20);
+    Insn csrrw = decode(0x00001073 | uint32_t(num) << 20, h.csr.isa);
     uint64_t old;
     csr::access(h, csrrw, csr::CsrOp::RW, false, true, in.take<uint64_t>(), old);
   }
@@ -114,7 +116,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (int k = 0; k < kSteps; k++) {
     uint32_t raw;
     std::memcpy(&raw, code + 4 * k, 4);
-    disassemble(decode(raw), kMemBase + 4 * k);
+    disassemble(decode(raw, h.csr.isa), kMemBase + 4 * k);
   }
 
   static Interpreter interp;
