@@ -67,7 +67,7 @@ LoadedElf load_elf(GuestVm& vm, const std::string& path, bool interpreter) {
   std::vector<Run> runs;
   for (const auto& p : ph) {
     if (p.p_type != PT_LOAD) continue;
-    f.read(p.p_offset, vm.base() + out.bias + p.p_vaddr, p.p_filesz);
+    f.read(p.p_offset, vm.base() + (out.bias + p.p_vaddr), p.p_filesz);
     uint64_t start = GuestVm::page_down(p.p_vaddr);
     const uint64_t end = GuestVm::page_up(p.p_vaddr + p.p_memsz);
     const int prot = segment_prot(p.p_flags);
