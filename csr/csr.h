@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "csr/ctr.h"
 #include "csr/extensions.h"
 #include "csr/pmu.h"
 #include "devices/device.h"
@@ -37,6 +38,7 @@ struct State {
   uint64_t stimecmp = ~0ull;
   uint64_t mstateen[4] = {}, sstateen[4] = {};  // Smstateen/Ssstateen
   uint64_t miselect = 0, siselect = 0;          // Smcsrind/Sscsrind
+  ctr::State ctr;                               // Smctr/Ssctr (large: keep it last)
 
   uint64_t mip_effective() const { return mip | mip_hw; }
 };

@@ -31,10 +31,12 @@ namespace brisk {
   EXT(Smcdeleg, "smcdeleg")               \
   EXT(Smcntrpmf, "smcntrpmf")             \
   EXT(Smcsrind, "smcsrind")               \
+  EXT(Smctr, "smctr")                     \
   EXT(Smstateen, "smstateen")             \
   EXT(Ssccfg, "ssccfg")                   \
   EXT(Sscofpmf, "sscofpmf")               \
   EXT(Sscsrind, "sscsrind")               \
+  EXT(Ssctr, "ssctr")                     \
   EXT(Ssstateen, "ssstateen")             \
   EXT(Sstc, "sstc")                       \
   EXT(Svade, "svade")

@@ -1,0 +1,165 @@
+// Smctr/Ssctr, Control Transfer Records: the CSR fields, the buffer state, and the one recording
+// point every engine uses (docs/architecture.md, "Control transfer records").
+//
+// The buffer is kept architecturally, entry by entry, so that every read is exact: translated code
+// stores a record inline with the same layout and the same rules as record() below, and the lockstep
+// checker compares the whole State between engines. Which transfers qualify is decided from
+// record_mask(), which is part of the translation key: with CTR inactive nothing is emitted.
+#pragma once
+
+#include <cstdint>
+
+#include "jit/transfer.h"
+
+namespace brisk {
+struct Hart;
+struct Insn;
+enum class Status : uint32_t;
+}  // namespace brisk
+
+namespace brisk::ctr {
+
+// mctrctl / sctrctl / vsctrctl (smctr.adoc, "Machine Control Transfer Records Control Register")
+constexpr uint64_t CTRCTL_U = 1ull << 0;
+constexpr uint64_t CTRCTL_S = 1ull << 1;
+constexpr uint64_t CTRCTL_M = 1ull << 2;
+constexpr uint64_t CTRCTL_RASEMU = 1ull << 7;
+constexpr uint64_t CTRCTL_STE = 1ull << 8;
+constexpr uint64_t CTRCTL_MTE = 1ull << 9;
+constexpr uint64_t CTRCTL_BPFRZ = 1ull << 11;
+constexpr uint64_t CTRCTL_LCOFIFRZ = 1ull << 12;
+// Transfer type filter: bit 32 + TYPE inhibits TYPE, except NTBREN (TYPE 4), which enables it.
+constexpr unsigned CTRCTL_TYPE_SHIFT = 32;
+constexpr uint64_t CTRCTL_EXCINH = 1ull << 33;
+constexpr uint64_t CTRCTL_INTRINH = 1ull << 34;
+constexpr uint64_t CTRCTL_TRETINH = 1ull << 35;
+constexpr uint64_t CTRCTL_NTBREN = 1ull << 36;
+constexpr uint64_t CTRCTL_TKBRINH = 1ull << 37;
+constexpr uint64_t CTRCTL_INDCALLINH = 1ull << 40;
+constexpr uint64_t CTRCTL_DIRCALLINH = 1ull << 41;
+constexpr uint64_t CTRCTL_INDJMPINH = 1ull << 42;
+constexpr uint64_t CTRCTL_DIRJMPINH = 1ull << 43;
+constexpr uint64_t CTRCTL_CORSWAPINH = 1ull << 44;
+constexpr uint64_t CTRCTL_RETINH = 1ull << 45;
+constexpr uint64_t CTRCTL_INDLJMPINH = 1ull << 46;
+constexpr uint64_t CTRCTL_DIRLJMPINH = 1ull << 47;
+// The writable bits of mctrctl (brisk implements every optional field; Custom[3:0] is read-only 0),
+// and those sctrctl and vsctrctl reach (M and MTE are read-only 0 there).
+constexpr uint64_t MCTRCTL_MASK = CTRCTL_U | CTRCTL_S | CTRCTL_M | CTRCTL_RASEMU | CTRCTL_STE | CTRCTL_MTE |
+                                  CTRCTL_BPFRZ | CTRCTL_LCOFIFRZ | (0xff3eull << CTRCTL_TYPE_SHIFT);
+constexpr uint64_t SCTRCTL_MASK = MCTRCTL_MASK & ~(CTRCTL_M | CTRCTL_MTE);
+
+// sctrdepth: DEPTH[2:0], depth = 16 << DEPTH (0..4; 5..7 reserved).
+constexpr uint64_t SCTRDEPTH_DEPTH = 7;
+// sctrstatus
+constexpr uint64_t SCTRSTATUS_WRPTR = 0xff;
+constexpr uint64_t SCTRSTATUS_FROZEN = 1ull << 31;
+// ctrsource, ctrtarget, ctrdata
+constexpr uint64_t CTRSOURCE_V = 1;
+constexpr uint64_t CTRTARGET_MISP = 1;
+constexpr uint64_t CTRDATA_TYPE = 0xf;
+constexpr uint64_t CTRDATA_CCV = 1ull << 15;
+constexpr unsigned CTRDATA_CC_SHIFT = 16;
+constexpr uint64_t CTRDATA_CC = 0xffffull << CTRDATA_CC_SHIFT;
+constexpr uint64_t CTRDATA_MASK = CTRDATA_TYPE | CTRDATA_CCV | CTRDATA_CC;
+
+constexpr unsigned kMaxDepth = 256;
+constexpr unsigned kDepthCodes = 5;  // DEPTH 0..4: 16 .. 256 entries
+// siselect values of logical entries 0..255.
+constexpr uint64_t kEntrySelectFirst = 0x200, kEntrySelectLast = 0x2ff;
+// SCTRCLR: SYSTEM, func12 0x104.
+constexpr uint32_t kSctrclrRaw = 0x10400073;
+
+// The largest CtrCycleCounter value CC can express (4 exponent bits): 134201344.
+constexpr uint64_t kMaxCycles = ((1ull << 12) + 0xfff) << 14;
+// CC (CCE << 12 | CCM) of an elapsed-cycle count: CCE = 0 below 4096, else msb - 11, and CCM the
+// 12 bits below the most significant one; saturates at all ones.
+constexpr uint64_t encode_cycles(uint64_t n) {
+  if (n < 4096) return n;
+  if (n >= kMaxCycles) return 0xffff;
+  const unsigned msb = 63 - static_cast<unsigned>(__builtin_clzll(n));
+  const unsigned cce = msb - 11;
+  return uint64_t(cce) << 12 | ((n >> (cce - 1)) & 0xfff);
+}
+// The inverse, as software computes it.
+constexpr uint64_t decode_cycles(uint64_t cc) {
+  const uint64_t cce = cc >> 12, ccm = cc & 0xfff;
+  return cce == 0 ? ccm : ((1ull << 12) + ccm) << (cce - 1);
+}
+
+// One physical entry. `cycles` is the CtrCycleCounter value when the transfer was recorded, with bit
+// 63 set when it is valid (CCV): ctrdata's CCV and CC are derived from it on read, so that recording
+// is a subtraction and a store, and a zeroed entry reads as zero. A software write of ctrdata sets
+// `cycles` so that it reads back the CC and CCV written.
+struct Entry {
+  uint64_t source = 0;  // ctrsource: PC | V
+  uint64_t target = 0;  // ctrtarget: PC | MISP
+  uint64_t type = 0;    // ctrdata.TYPE
+  uint64_t cycles = 0;
+};
+constexpr uint64_t kCyclesValid = 1ull << 63;
+
+struct State {
+  uint64_t mctrctl = 0;   // sctrctl is a view of it
+  uint64_t vsctrctl = 0;  // V=1 (no H yet: written and read only through forced-V unit tests)
+  uint64_t depth_code = 4;     // sctrdepth.DEPTH
+  // WRPTR as a byte offset into entries (WRPTR * sizeof(Entry)), and the mask that wraps it at the
+  // depth ((depth - 1) * sizeof(Entry) | (sizeof(Entry) - 1)): translated code bumps it with an add
+  // and an and.
+  uint64_t wrptr_off = 0;
+  uint64_t wrptr_mask = (kMaxDepth - 1) * sizeof(Entry) | (sizeof(Entry) - 1);
+  bool frozen = false;    // sctrstatus.FROZEN
+  // The CtrCycleCounter, with bit 63 as the CCV the next record gets (clear from a reset, an xctrctl
+  // write or SCTRCLR, until the next record): while CTR is active it is Hart::instret - cycle_base
+  // (brisk's cycle model: one cycle per retired instruction); while inactive, cycle_base holds it.
+  uint64_t cycle_base = 0;
+  bool active = false;    // what cycle_base means now (see sync_activity)
+  // Depths (bit DEPTH) sctrdepth accepts: --cpu rv64,ctr-depths=16,32,... (all five by default).
+  uint8_t depths = 0x1f;
+  Entry entries[kMaxDepth];
+};
+
+// Bits of record_mask(): bit TYPE for each transfer type the current mode records, and kRasEmu when
+// RASEMU is set (then only calls, returns and co-routine swaps, with their stack rules). Zero when
+// CTR is inactive: the mode is not enabled, CTR is frozen, or the hart lacks Smctr.
+constexpr uint32_t kRasEmu = 1u << 16;
+uint32_t record_mask(const Hart& h);
+
+// The one recording point for retired branches and jumps (the interpreter calls it; translated code
+// inlines exactly this): a transfer of `type` from `source` to `target` that record_mask(h) has
+// qualified, after the instruction retired (Hart::instret counts it). Without RASEMU: the entry at
+// WRPTR gets {source | V, target | MISP, type, CtrCycleCounter}, WRPTR advances, and the counter
+// restarts from zero with CCV valid. With RASEMU a call does the same, a return pops (WRPTR goes back
+// and that entry's V clears), and a co-routine swap rewrites logical entry 0 in place.
+void record(Hart& h, uint64_t source, uint64_t target, TransferType type, bool misp);
+
+// Trap entry and trap return, from csr/trap.cpp, with the privilege (and V) before and after:
+// partial records, external traps (STE/MTE), EXCINH/INTRINH/TRETINH and the BPFRZ/LCOFIFRZ freezes.
+// `epc` is the trapping pc, `handler` the pc the trap goes to; for xRET, `source` is the xRET's pc
+// and `target` the pc it returns to. Both call sync_activity.
+void on_trap(Hart& h, unsigned from_priv, bool from_virt, unsigned to_priv, bool to_virt, uint64_t cause,
+             uint64_t epc, uint64_t handler);
+void on_trap_return(Hart& h, unsigned from_priv, bool from_virt, unsigned to_priv, bool to_virt, uint64_t source,
+                    uint64_t target);
+
+// Re-derives `active` after anything that may change it (privilege, FROZEN, xctrctl), converting
+// cycle_base between its two meanings so that only active cycles count.
+void sync_activity(Hart& h);
+// Software wrote minstret (from, to): keep CtrCycleCounter where it was.
+void instret_written(Hart& h, uint64_t from, uint64_t to);
+// CtrCycleCounter = 0 with CCV clear: on xctrctl writes and SCTRCLR.
+void reset_cycles(Hart& h);
+// CTR is active: the current mode is enabled for recording and CTR is not frozen.
+bool is_active(const Hart& h);
+
+// The CTR CSRs (mctrctl, sctrctl, vsctrctl, sctrdepth, sctrstatus) and the siselect 0x200..0x2FF
+// window; SCTRCLR's semantics.
+unsigned depth(const State& c);
+// Logical entry n (0 = youngest) as ctrsource, ctrtarget and ctrdata read; all zero at or past the depth.
+struct Record {
+  uint64_t source, target, data;
+};
+Record logical_entry(const Hart& h, unsigned n);
+Status sctrclr(Hart& h, const Insn& i);
+
+}  // namespace brisk::ctr
