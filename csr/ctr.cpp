@@ -84,6 +84,21 @@ void reset_cycles(Hart& h) {
 
 unsigned depth(const State& c) { return 16u << c.depth_code; }
 
+void set_depth(Hart& h, unsigned code) {
+  State& c = h.csr.ctr;
+  c.depth_code = code;
+  c.wrptr_mask = (depth(c) - 1) * sizeof(Entry) | (sizeof(Entry) - 1);
+  c.wrptr_off &= c.wrptr_mask;
+}
+
+void write_ctrctl(Hart& h, uint64_t v, bool virt) {
+  State& c = h.csr.ctr;
+  (virt ? c.vsctrctl : c.mctrctl) = v & (virt ? SCTRCTL_MASK : MCTRCTL_MASK);
+  sync_activity(h);
+  reset_cycles(h);
+  h.request_exit();  // record_mask is part of the translation key
+}
+
 Record logical_entry(const Hart& h, unsigned n) {
   const State& c = h.csr.ctr;
   const unsigned d = depth(c);

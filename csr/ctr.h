@@ -155,6 +155,11 @@ bool is_active(const Hart& h);
 // The CTR CSRs (mctrctl, sctrctl, vsctrctl, sctrdepth, sctrstatus) and the siselect 0x200..0x2FF
 // window; SCTRCLR's semantics.
 unsigned depth(const State& c);
+// sctrdepth.DEPTH = code (a supported one): WRPTR keeps only the bits below the new depth.
+void set_depth(Hart& h, unsigned code);
+// A write of v to mctrctl (or to vsctrctl when virt): the writable bits, a cycle counter reset, and
+// the activity and translation key that may change with it.
+void write_ctrctl(Hart& h, uint64_t v, bool virt);
 // Logical entry n (0 = youngest) as ctrsource, ctrtarget and ctrdata read; all zero at or past the depth.
 struct Record {
   uint64_t source, target, data;
