@@ -129,14 +129,14 @@ void on_trap(Hart& h, unsigned from_priv, bool from_virt, unsigned to_priv, bool
   if (h.csr.isa.has(Ext::Smctr) && !c.frozen) {
     const bool interrupt = mcause & cause::kInterruptBit;
     const uint64_t code = mcause & ~cause::kInterruptBit;
-    // Freeze (smctr.adoc, "Freeze"): a breakpoint or an LCOFI trapping to M or S freezes CTR per the
-    // target's control register (vsctrctl for VS), and is itself not recorded.
+    // Freeze (smctr.adoc, "Freeze"): a breakpoint or an LCOFI trap (every trap goes to M, HS or VS)
+    // freezes CTR per the target's control register, vsctrctl for VS, and is itself not recorded.
     const uint64_t freeze = interrupt ? (code == csr::IRQ_LCOF ? CTRCTL_LCOFIFRZ : 0)
                                       : (code == cause::kBreakpoint ? CTRCTL_BPFRZ : 0);
     const uint64_t filters = transition_filters(h, from_virt, to_virt);
     const TransferType type = interrupt ? TransferType::Interrupt : TransferType::Exception;
     const bool from_on = mode_enabled(h, from_priv, from_virt), to_on = mode_enabled(h, to_priv, to_virt);
-    if (to_priv >= kS && (control(h, to_virt) & freeze)) {
+    if (control(h, to_virt) & freeze) {
       c.frozen = true;
     } else if (filters & CTRCTL_RASEMU) {
       // RAS emulation records only calls, returns and swaps: traps are inhibited, xTE ignored.
