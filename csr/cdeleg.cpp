@@ -11,8 +11,6 @@ namespace {
 
 constexpr uint64_t kCounterSelect = 0x40;  // siselect of counter 0
 
-Status virtual_instruction(Hart& h, const Insn& i) { return h.raise(cause::kVirtualInstruction, i.raw); }
-
 bool cde(const Hart& h) { return h.csr.menvcfg & MENVCFG_CDE; }
 
 // Counter i is delegated iff menvcfg.CDE = 1 and mcounteren[i] = 1. CDE is writable only with

@@ -232,6 +232,7 @@ Table build() {
   define_stateen(t);
   define_indirect(t);
   define_cdeleg(t);
+  define_ctr(t);
   return t;
 }
 
@@ -274,15 +275,18 @@ void reset(Hart& h) {
   h.csr.menvcfg = h.csr.senvcfg = 0;
   h.csr.mcounteren = h.csr.scounteren = 0;
   h.csr.stimecmp = ~0ull;
-  for (unsigned n = 0; n < 4; n++) h.csr.mstateen[n] = h.csr.sstateen[n] = 0;
+  for (unsigned n = 0; n < 4; n++) h.csr.mstateen[n] = h.csr.sstateen[n] = h.csr.hstateen[n] = 0;
   h.csr.miselect = h.csr.siselect = 0;
   h.csr.pmu = pmu::State{};
+  ctr::reset(h);
   h.reservation = ~0ull;
 }
 
 void set_isa(Hart& h, const IsaConfig& isa) {
   h.csr.isa = isa;
   h.ialign_mask = isa.has(Ext::C) ? 1 : 3;
+  h.csr.ctr.depths = isa.ctr_depths;
+  ctr::reset(h);
   // The decoder reads the ISA on every decode; misa is read-only, so nothing cached goes stale.
 }
 

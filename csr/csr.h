@@ -37,6 +37,8 @@ struct State {
   uint64_t scounteren = 0, senvcfg = 0;
   uint64_t stimecmp = ~0ull;
   uint64_t mstateen[4] = {}, sstateen[4] = {};  // Smstateen/Ssstateen
+  // H's hstateen0-3: no CSRs until brisk has H, but the V=1 rules of stateen_check read them.
+  uint64_t hstateen[4] = {};
   uint64_t miselect = 0, siselect = 0;          // Smcsrind/Sscsrind
   ctr::State ctr;                               // Smctr/Ssctr (large: keep it last)
 

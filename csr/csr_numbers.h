@@ -34,6 +34,8 @@ constexpr uint16_t CSR_SCAUSE = 0x142;
 constexpr uint16_t CSR_STVAL = 0x143;
 constexpr uint16_t CSR_SIP = 0x144;
 constexpr uint16_t CSR_STIMECMP = 0x14D;
+constexpr uint16_t CSR_SCTRCTL = 0x14E;
+constexpr uint16_t CSR_SCTRSTATUS = 0x14F;
 constexpr uint16_t CSR_SISELECT = 0x150;
 constexpr uint16_t CSR_SIREG = 0x151;
 constexpr uint16_t CSR_SIREG2 = 0x152;
@@ -41,8 +43,12 @@ constexpr uint16_t CSR_SIREG3 = 0x153;
 constexpr uint16_t CSR_SIREG4 = 0x155;
 constexpr uint16_t CSR_SIREG5 = 0x156;
 constexpr uint16_t CSR_SIREG6 = 0x157;
+constexpr uint16_t CSR_SCTRDEPTH = 0x15F;
 constexpr uint16_t CSR_SATP = 0x180;
 constexpr uint16_t CSR_SCOUNTOVF = 0xDA0;
+
+// Hypervisor (H): VS-mode's own copies of supervisor CSRs
+constexpr uint16_t CSR_VSCTRCTL = 0x24E;
 
 // Machine
 constexpr uint16_t CSR_MVENDORID = 0xF11;
@@ -70,6 +76,7 @@ constexpr uint16_t CSR_MEPC = 0x341;
 constexpr uint16_t CSR_MCAUSE = 0x342;
 constexpr uint16_t CSR_MTVAL = 0x343;
 constexpr uint16_t CSR_MIP = 0x344;
+constexpr uint16_t CSR_MCTRCTL = 0x34E;
 constexpr uint16_t CSR_MISELECT = 0x350;
 constexpr uint16_t CSR_MIREG = 0x351;
 constexpr uint16_t CSR_MIREG2 = 0x352;

@@ -124,6 +124,8 @@ struct State {
 // CTR is inactive: the mode is not enabled, CTR is frozen, or the hart lacks Smctr.
 constexpr uint32_t kRasEmu = 1u << 16;
 uint32_t record_mask(const Hart& h);
+// The same for privilege `priv` with V = `virt` (the V=1 rules, which brisk cannot reach without H).
+uint32_t record_mask(const Hart& h, unsigned priv, bool virt);
 
 // The one recording point for retired branches and jumps (the interpreter calls it; translated code
 // inlines exactly this): a transfer of `type` from `source` to `target` that record_mask(h) has
@@ -133,11 +135,13 @@ uint32_t record_mask(const Hart& h);
 // and that entry's V clears), and a co-routine swap rewrites logical entry 0 in place.
 void record(Hart& h, uint64_t source, uint64_t target, TransferType type, bool misp);
 
-// Trap entry and trap return, from csr/trap.cpp, with the privilege (and V) before and after:
-// partial records, external traps (STE/MTE), EXCINH/INTRINH/TRETINH and the BPFRZ/LCOFIFRZ freezes.
-// `epc` is the trapping pc, `handler` the pc the trap goes to; for xRET, `source` is the xRET's pc
-// and `target` the pc it returns to. Both call sync_activity.
-void on_trap(Hart& h, unsigned from_priv, bool from_virt, unsigned to_priv, bool to_virt, uint64_t cause,
+// Trap entry and trap return, from csr/trap.cpp after the mode changed, with the privilege (and V)
+// before and after: partial records, external traps (STE/MTE), EXCINH/INTRINH/TRETINH and the
+// BPFRZ/LCOFIFRZ freezes. `mcause` is mcause's value (bit 63 for interrupts), `epc` the trapping pc,
+// `handler` the pc the trap goes to; for xRET, `source` is the xRET's pc and `target` the pc it
+// returns to. A trap's record counts the cycles before the trapping instruction (which did not
+// retire), an xRET's those up to and including itself. Both call sync_activity.
+void on_trap(Hart& h, unsigned from_priv, bool from_virt, unsigned to_priv, bool to_virt, uint64_t mcause,
              uint64_t epc, uint64_t handler);
 void on_trap_return(Hart& h, unsigned from_priv, bool from_virt, unsigned to_priv, bool to_virt, uint64_t source,
                     uint64_t target);
@@ -145,8 +149,6 @@ void on_trap_return(Hart& h, unsigned from_priv, bool from_virt, unsigned to_pri
 // Re-derives `active` after anything that may change it (privilege, FROZEN, xctrctl), converting
 // cycle_base between its two meanings so that only active cycles count.
 void sync_activity(Hart& h);
-// Software wrote minstret (from, to): keep CtrCycleCounter where it was.
-void instret_written(Hart& h, uint64_t from, uint64_t to);
 // CtrCycleCounter = 0 with CCV clear: on xctrctl writes and SCTRCLR.
 void reset_cycles(Hart& h);
 // CTR is active: the current mode is enabled for recording and CTR is not frozen.
@@ -155,16 +157,25 @@ bool is_active(const Hart& h);
 // The CTR CSRs (mctrctl, sctrctl, vsctrctl, sctrdepth, sctrstatus) and the siselect 0x200..0x2FF
 // window; SCTRCLR's semantics.
 unsigned depth(const State& c);
+// The state at reset (everything zero) at the largest depth of State::depths.
+void reset(Hart& h);
 // sctrdepth.DEPTH = code (a supported one): WRPTR keeps only the bits below the new depth.
 void set_depth(Hart& h, unsigned code);
 // A write of v to mctrctl (or to vsctrctl when virt): the writable bits, a cycle counter reset, and
 // the activity and translation key that may change with it.
 void write_ctrctl(Hart& h, uint64_t v, bool virt);
+// sctrctl as read and written with V = virt: a view of mctrctl without M and MTE, or vsctrctl.
+uint64_t sctrctl(const Hart& h, bool virt);
+void write_sctrctl(Hart& h, uint64_t v, bool virt);
+// sctrstatus: WRPTR and FROZEN.
+uint64_t sctrstatus(const Hart& h);
+void write_sctrstatus(Hart& h, uint64_t v);
 // Logical entry n (0 = youngest) as ctrsource, ctrtarget and ctrdata read; all zero at or past the depth.
 struct Record {
   uint64_t source, target, data;
 };
 Record logical_entry(const Hart& h, unsigned n);
-Status sctrclr(Hart& h, const Insn& i);
+// SCTRCLR executed with V = virt.
+Status sctrclr(Hart& h, const Insn& i, bool virt);
 
 }  // namespace brisk::ctr

@@ -23,7 +23,19 @@ constexpr std::pair<Ext, Ext> kNeeds[] = {
     {Ext::Smcdeleg, Ext::Ssccfg},      // the two are always implemented in tandem
     {Ext::Ssccfg, Ext::Smcdeleg},
     {Ext::Ssccfg, Ext::Sscsrind},  // delegated counters are reached through sireg*
+    // A hart with M-mode has Smctr whenever it has Ssctr; CTR entries are reached through sireg*,
+    // so turning sscsrind off without ctr is rejected rather than silently dropping CTR.
+    {Ext::Smctr, Ext::Ssctr},
+    {Ext::Ssctr, Ext::Smctr},
+    {Ext::Ssctr, Ext::Sscsrind},
 };
+
+// `ctr-depths=16,32,...`: the DEPTH code of one listed depth.
+unsigned ctr_depth_code(const std::string& item) {
+  for (unsigned code = 0; code < 5; code++)
+    if (item == std::to_string(16u << code)) return code;
+  throw Error("--cpu: ctr-depths: '{}' is not a CTR depth (16, 32, 64, 128 or 256)", item);
+}
 }  // namespace
 
 const char* ext_name(Ext e) { return kNames[static_cast<unsigned>(e)]; }
@@ -32,6 +44,7 @@ void IsaConfig::apply(const std::string& spec) {
   std::stringstream ss(spec);
   std::string item;
   bool first = true;
+  bool in_depths = false;  // the items after ctr-depths= that are bare numbers continue its list
   while (std::getline(ss, item, ',')) {
     if (first) {
       first = false;
@@ -39,8 +52,18 @@ void IsaConfig::apply(const std::string& spec) {
       continue;
     }
     auto eq = item.find('=');
+    if (in_depths && eq == std::string::npos) {
+      ctr_depths |= 1u << ctr_depth_code(item);
+      continue;
+    }
+    in_depths = false;
     if (eq == std::string::npos) throw Error("--cpu: '{}' is not EXT=on|off", item);
     std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+    if (name == "ctr-depths") {
+      ctr_depths = static_cast<uint8_t>(1u << ctr_depth_code(value));
+      in_depths = true;
+      continue;
+    }
     bool enable;
     if (value == "on" || value == "true") enable = true;
     else if (value == "off" || value == "false") enable = false;

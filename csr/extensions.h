@@ -50,11 +50,14 @@ enum class Ext : unsigned {
 
 struct IsaConfig {
   std::bitset<static_cast<size_t>(Ext::Count)> on;
+  // The CTR depths sctrdepth.DEPTH accepts, bit DEPTH for 16 << DEPTH entries: `ctr-depths=16,32`
+  // (all five, 16 to 256, by default).
+  uint8_t ctr_depths = 0x1f;
 
   IsaConfig() { on.set(); }  // everything brisk implements
   bool has(Ext e) const { return on.test(static_cast<size_t>(e)); }
-  // Applies a QEMU-style `rv64,zba=off,sstc=on` string; throws brisk::Error naming an unknown
-  // extension or a malformed item.
+  // Applies a QEMU-style `rv64,zba=off,sstc=on,ctr-depths=16,256` string; throws brisk::Error
+  // naming an unknown extension, a depth that is not one of CTR's, or a malformed item.
   void apply(const std::string& spec);
   // "rv64imafdc_zicbom_..." for riscv,isa, and the riscv,isa-extensions list.
   std::string isa_string() const;

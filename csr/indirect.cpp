@@ -17,6 +17,7 @@ namespace {
 constexpr std::span<const IregRange> kMachineRanges{};
 constexpr IregRange kSupervisorRanges[] = {
     {0x40, 0x5F, &kCounterDelegationIreg},  // Smcdeleg/Ssccfg
+    {ctr::kEntrySelectFirst, ctr::kEntrySelectLast, &kCtrEntryIreg},  // Smctr/Ssctr
 };
 
 constexpr bool sorted_and_disjoint(std::span<const IregRange> ranges) {

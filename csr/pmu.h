@@ -89,9 +89,12 @@ uint32_t overflow_bits(const Hart& h);
 // The events engines must count in privilege `priv` (bit e for Event e).
 uint32_t active_events(const Hart& h, unsigned priv);
 // Counts the events of the instruction at pc that just retired (interpreter); `taken` for branches.
+// Branch misses are not among them: see count_branch_miss.
 void count_retired(Hart& h, const Insn& i, uint64_t pc, bool taken);
-// A conditional branch at pc retired (translated code counting kBranchMisses): runs the predictor.
-void count_branch_miss(Hart& h, uint64_t pc, bool taken);
+// A conditional branch at pc retired: runs the predictor, exactly once per branch that kBranchMisses
+// counts or CTR records (its MISP), counts a miss if kBranchMisses is active, and says whether it
+// mispredicted.
+bool count_branch_miss(Hart& h, uint64_t pc, bool taken);
 // Counts n events e now (slow paths: traps, page walks, TLB misses).
 void count(Hart& h, Event e, uint64_t n = 1);
 // h.priv is about to change (trap entry or return): close the current mode's share of instret.

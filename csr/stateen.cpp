@@ -20,8 +20,8 @@ constexpr uint64_t kSstateenImplemented = 0;
 uint64_t mstateen_writable(const Hart& h, unsigned n) {
   uint64_t m = h.csr.isa.has(Ext::Ssstateen) ? bit(STATEEN_SE) : 0;
   if (n == 0) {
-    // CTR ahead of Smctr itself: OpenSBI 1.7+ sets it, and the CTR work will need it.
-    m |= bit(STATEEN0_ENVCFG) | bit(STATEEN0_CTR);
+    m |= bit(STATEEN0_ENVCFG);
+    if (h.csr.isa.has(Ext::Smctr)) m |= bit(STATEEN0_CTR);
     if (h.csr.isa.has(Ext::Sscsrind)) m |= bit(STATEEN0_CSRIND);
   }
   return m;
@@ -44,12 +44,14 @@ Status check_sstateen(Hart& h, const Insn& i, bool) {
 
 }  // namespace
 
+Status virtual_instruction(Hart& h, const Insn& i) { return h.raise(cause::kVirtualInstruction, i.raw); }
+
 Status stateen_check(Hart& h, const Insn& i, unsigned b, bool virt) {
   if (h.priv == Priv::M) return Status::Next;
   const unsigned n = b / 64;
   const uint64_t mask = bit(b % 64);
   if (h.csr.isa.has(Ext::Smstateen) && !(h.csr.mstateen[n] & mask)) return h.illegal(i);
-  // With H, hstateen<n> comes here: a clear bit raises virtual-instruction when virt.
+  if (virt && !(h.csr.hstateen[n] & mask)) return virtual_instruction(h, i);
   // The low 32 bits also exist in sstateen<n>, where S grants them to U (and VU).
   if (h.priv == Priv::U && b % 64 < 32 && h.csr.isa.has(Ext::Ssstateen) && !(h.csr.sstateen[n] & mask))
     return h.illegal(i);

@@ -30,10 +30,14 @@ void define_pmu(Table& t);       // csr/pmu.cpp: counters, events, inhibit, Ssco
 void define_stateen(Table& t);   // csr/stateen.cpp: Smstateen/Ssstateen
 void define_indirect(Table& t);  // csr/indirect.cpp: Smcsrind/Sscsrind
 void define_cdeleg(Table& t);    // csr/cdeleg.cpp: Smcdeleg/Ssccfg, and Sscofpmf's scountovf
+void define_ctr(Table& t);       // csr/ctr.cpp: Smctr/Ssctr
 
 // The hart's V bit. Always 0 until brisk implements H; access rules that differ for VS/VU take it as
 // their `virt` argument.
 inline bool virtual_mode(const Hart&) { return false; }
+
+// The virtual-instruction exception (H) for the instruction i, with tval = its encoding.
+Status virtual_instruction(Hart& h, const Insn& i);
 
 // Raises the exception the state-enable CSRs give the current mode for touching the state guarded by
 // stateen bit `bit` (mstateen<bit / 64> bit bit % 64; see STATEEN0_* in privileged.h), or returns
@@ -55,9 +59,15 @@ struct IregRange {
 };
 
 extern const IregDef kCounterDelegationIreg;  // csr/cdeleg.cpp: siselect 0x40..0x5F
+extern const IregDef kCtrEntryIreg;           // csr/ctr.cpp: siselect 0x200..0x2FF
 
 // Smcdeleg/Ssccfg's scountinhibit and Sscofpmf's scountovf access rules, with V as an input.
 Status check_scountinhibit(Hart& h, const Insn& insn, bool write, bool virt);
 Status check_scountovf(Hart& h, const Insn& insn, bool write, bool virt);
+
+// Smctr/Ssctr access rules with V as an input: sctrctl and sctrstatus (check_ctr), and sctrdepth,
+// which VS-mode may never touch.
+Status check_ctr(Hart& h, const Insn& insn, bool virt);
+Status check_sctrdepth(Hart& h, const Insn& insn, bool virt);
 
 }  // namespace brisk::csr

@@ -38,6 +38,8 @@ void take_trap(Hart& h, int irq) {
   const uint64_t tval = interrupt ? 0 : h.trap.tval;
   const uint64_t deleg = interrupt ? c.mideleg : c.medeleg;
   const uint64_t mcause = code | (interrupt ? cause::kInterruptBit : 0);
+  const unsigned from = static_cast<unsigned>(h.priv);
+  const uint64_t epc = h.pc;
   h.reservation = ~0ull;
   pmu::count(h, interrupt ? pmu::kInterrupts : pmu::kExceptions);
   pmu::leave_mode(h);
@@ -63,6 +65,7 @@ void take_trap(Hart& h, int irq) {
     h.priv = Priv::M;
     h.pc = (c.mtvec & ~TVEC_MODE) + ((interrupt && (c.mtvec & TVEC_MODE) == TVEC_VECTORED) ? 4 * code : 0);
   }
+  ctr::on_trap(h, from, false, static_cast<unsigned>(h.priv), false, mcause, epc, h.pc);
 }
 
 Status mret(Hart& h, const Insn& i) {
@@ -76,8 +79,11 @@ Status mret(Hart& h, const Insn& i) {
   if (to != Priv::M) s &= ~MSTATUS_MPRV;
   c.mstatus = s;
   pmu::leave_mode(h, 1);
+  const unsigned from = static_cast<unsigned>(h.priv);
+  const uint64_t source = h.pc;
   h.priv = to;
   h.pc = c.mepc & ~uint64_t(h.ialign_mask == 3 ? 2 : 0);
+  ctr::on_trap_return(h, from, false, static_cast<unsigned>(to), false, source, h.pc);
   h.reservation = ~0ull;
   h.request_exit();  // interrupts may have become enabled
   return Status::Jump;
@@ -94,8 +100,11 @@ Status sret(Hart& h, const Insn& i) {
   s &= ~MSTATUS_MPRV;  // returning to a mode below M clears MPRV
   c.mstatus = s;
   pmu::leave_mode(h, 1);
+  const unsigned from = static_cast<unsigned>(h.priv);
+  const uint64_t source = h.pc;
   h.priv = to;
   h.pc = c.sepc & ~uint64_t(h.ialign_mask == 3 ? 2 : 0);
+  ctr::on_trap_return(h, from, false, static_cast<unsigned>(to), false, source, h.pc);
   h.reservation = ~0ull;
   h.request_exit();
   return Status::Jump;

@@ -4,6 +4,8 @@
 // to the op they stand for, with len = 2. The ops of extensions the hart lacks decode as ILLEGAL.
 #include "jit/insn.h"
 
+#include "csr/ctr.h"
+
 namespace brisk {
 namespace {
 
@@ -321,6 +323,7 @@ Insn decode_system(uint32_t raw) {
         case 0x10200073: return with_fields<Fmt::N>(Op::SRET, raw);
         case 0x30200073: return with_fields<Fmt::N>(Op::MRET, raw);
         case 0x10500073: return with_fields<Fmt::N>(Op::WFI, raw);
+        case ctr::kSctrclrRaw: return with_fields<Fmt::N>(Op::SCTRCLR, raw);
       }
       if ((raw >> 25) == 0x09 && bits(raw, 11, 7) == 0) return with_fields<Fmt::R>(Op::SFENCE_VMA, raw);
       break;

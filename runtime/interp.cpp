@@ -34,6 +34,17 @@ bool same_bytes(Hart& h, uint32_t raw) {
   return fetch_insn(h, now) && now == raw;
 }
 
+// The CTR recording point of a retired branch or jump (csr/ctr.h), and the branch predictor, which
+// runs once per conditional branch when a recorded MISP or the branch-misses event needs it.
+void record_transfer(Hart& h, const Insn& in, uint64_t pc, bool taken) {
+  const TransferType type = classify_transfer(in, taken);
+  const bool recorded = (ctr::record_mask(h) >> static_cast<unsigned>(type)) & 1;
+  const bool misses = (pmu::active_events(h, static_cast<unsigned>(h.priv)) >> pmu::kBranchMisses) & 1;
+  const bool misp = (in.flags() & kBranch) && (recorded || misses) && pmu::count_branch_miss(h, pc, taken);
+  if (recorded) [[unlikely]]
+    ctr::record(h, pc, h.pc, type, misp);
+}
+
 }  // namespace
 
 Status Interpreter::step(Hart& h) {
@@ -65,10 +76,10 @@ Status Interpreter::execute(Hart& h, const Insn& in) {
     case Status::Exit:
       return st;
   }
-  if (h.transfer_sink && (in.flags() & (kBranch | kJump))) [[unlikely]]
-    h.transfers.push(pc, h.pc, classify_transfer(in, st == Status::Jump));
+  const bool taken = st == Status::Jump;
+  if (in.flags() & (kBranch | kJump)) record_transfer(h, in, pc, taken);
   if (h.csr.pmu.active[static_cast<unsigned>(h.priv)]) [[unlikely]]
-    pmu::count_retired(h, in, pc, st == Status::Jump);
+    pmu::count_retired(h, in, pc, taken);
   return st;
 }
 

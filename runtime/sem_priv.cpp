@@ -1,6 +1,7 @@
 // Semantics of the privileged instructions.
 #include "csr/csr.h"
 #include "csr/privileged.h"
+#include "csr/table.h"
 #include "runtime/semantics.h"
 
 namespace brisk {
@@ -17,6 +18,9 @@ Status sem_WFI(Hart& h, const Insn& i) {
   h.request_exit();
   return Status::Next;
 }
+
+// SCTRCLR (Smctr): csr/ctr.cpp.
+Status sem_SCTRCLR(Hart& h, const Insn& i) { return ctr::sctrclr(h, i, csr::virtual_mode(h)); }
 
 Status sem_SFENCE_VMA(Hart& h, const Insn& i) {
   if (h.priv == Priv::U || (h.priv == Priv::S && (h.csr.mstatus & csr::MSTATUS_TVM))) return h.illegal(i);

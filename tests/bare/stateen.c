@@ -29,7 +29,7 @@ static void set_all_mstateen(uint64_t v0, uint64_t v123) {
 
 /* Only the bits guarding state the hart has are writable; CONTEXT (no Sdtrig scontext), AIA and
    IMSIC (no Smaia), P1P13 (no H), SRMCFG (no Ssqosid), C, FCSR and JVT are read-only zero. CTR is
-   writable ahead of Smctr. The sstateen bits guard user state brisk lacks: all read-only zero. */
+   writable with Smctr. The sstateen bits guard user state brisk lacks: all read-only zero. */
 static void writable_bits(void) {
   set_all_mstateen(~0ul, ~0ul);
   CHECK(SE | ENVCFG | CSRIND | CTR, get_mstateen0(0));

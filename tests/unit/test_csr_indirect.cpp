@@ -84,7 +84,7 @@ TEST_F(Indirect, DispatchByRangeAndIreg) {
 }
 
 TEST_F(Indirect, AbsentWithoutTheExtensions) {
-  isa("smcdeleg=off,ssccfg=off,smcsrind=off,sscsrind=off");
+  isa("smcdeleg=off,ssccfg=off,smctr=off,ssctr=off,smcsrind=off,sscsrind=off");
   for (uint16_t n : {CSR_MISELECT, CSR_SISELECT}) EXPECT_TRUE(Illegal(read(n))) << n;
   for (uint16_t n : kMiregs) EXPECT_TRUE(Illegal(read(n))) << n;
   for (uint16_t n : kSiregs) EXPECT_TRUE(Illegal(read(n))) << n;

@@ -274,6 +274,7 @@ const Expect kBase[] = {
     {0x30200073, Op::MRET, 0, 0, 0, 0, 0, 0, 4},  // mret
     {0x10500073, Op::WFI, 0, 0, 0, 0, 0, 0, 4},  // wfi
     {0x12000073, Op::SFENCE_VMA, 0, 0, 0, 0, 0, 0, 4},  // sfence.vma zero, zero
+    {0x10400073, Op::SCTRCLR, 0, 0, 0, 0, 0, 0, 4},  // sctrclr
     {0x12050073, Op::SFENCE_VMA, 0, 10, 0, 0, 0, 0, 4},  // sfence.vma a0, zero
     {0x12b50073, Op::SFENCE_VMA, 0, 10, 11, 0, 0, 0, 4},  // sfence.vma a0, a1
 };
