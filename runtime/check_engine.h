@@ -77,14 +77,16 @@ class CheckEngine final : public Engine, public HostFaultHooks {
   struct Range {
     size_t offset, size;
   };
-  std::array<Range, 5> partial_{};  // what later snapshots hold, at these offsets of Hart
+  std::array<Range, 7> partial_{};  // what later snapshots hold, at these offsets of Hart
   unsigned partial_count_ = 0;
   size_t full_size_ = 0, partial_size_ = 0;
   struct Stats {
     uint64_t checks = 0, blocks = 0, device = 0;
   } stats_;
-  // BRISK_CHECK_SELFTEST=N (tests only): corrupt a0 before the Nth comparison, to show a difference is caught.
+  // BRISK_CHECK_SELFTEST=N (tests only): corrupt a0 before the Nth comparison, to show a difference is
+  // caught; =ctr:N corrupts the youngest CTR entry's target instead.
   uint64_t inject_at_ = 0;
+  bool inject_ctr_ = false;
 };
 
 }  // namespace brisk

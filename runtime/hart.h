@@ -9,7 +9,6 @@
 
 #include "csr/csr.h"
 #include "jit/insn.h"
-#include "jit/transfer.h"
 #include "csr/causes.h"
 
 namespace brisk {
@@ -111,11 +110,8 @@ struct Hart {
   HartEnv* env = nullptr;
   csr::State csr;
   uint64_t hartid = 0;
-  // Control-transfer sink: when on, every engine appends each branch and jump to `transfers`.
-  bool transfer_sink = false;
 
-  // --- large state last, so that the architectural state before it copies cheaply (copy_state) ---
-  TransferRing transfers;
+  // --- caches last, so that the architectural state before them copies in one piece (copy_state) ---
   Tlb tlb[kMmuCount];  // system mode only
 
   Status raise(uint64_t cause, uint64_t tval) {
@@ -132,12 +128,9 @@ struct Hart {
 
 static_assert(std::is_trivially_copyable_v<Hart>);
 
-// Copies what the interpreter and the JIT compute (registers, CSRs, counters, and the transfer ring
-// when it records) but not the TLBs, which are caches.
-inline void copy_state(Hart& to, const Hart& from) {
-  const size_t n = from.transfer_sink ? offsetof(Hart, tlb) : offsetof(Hart, transfers);
-  std::memcpy(static_cast<void*>(&to), &from, n);
-}
+// Copies what the interpreter and the JIT compute (registers, CSRs with the CTR buffer, counters) but
+// not the TLBs, which are caches.
+inline void copy_state(Hart& to, const Hart& from) { std::memcpy(static_cast<void*>(&to), &from, offsetof(Hart, tlb)); }
 
 // --- guest memory access, one inline fast path (DESIGN.md principle 4) ---
 template <typename T>
