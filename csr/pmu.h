@@ -1,5 +1,5 @@
 // The hardware performance monitor: Zicntr/Zihpm counters, Sscofpmf overflow, Smcntrpmf mode
-// filters, and the events brisk counts exactly (DESIGN.md principle 3).
+// filters, and the events brisk counts exactly (docs/architecture.md, "Exact events").
 //
 // Engines count events per privilege mode into State::events, but only the events some running
 // counter needs in the current mode (active_events(): translated code is keyed by it, so with no

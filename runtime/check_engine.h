@@ -1,5 +1,5 @@
 // --engine=check: everything runs twice, first under the interpreter (the reference) and then as
-// translated code, and the two architectural results must agree (DESIGN.md principle 1).
+// translated code, and the two architectural results must agree (docs/architecture.md, "Engines and tiers").
 //
 // One check covers a chain: the blocks translated code runs in one trip, through linked exits and
 // the indirect-jump lookup table. The interpreter follows the same blocks first, its memory writes

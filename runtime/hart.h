@@ -62,7 +62,7 @@ struct HartEnv {
   virtual Target probe(Hart& h, uint64_t va, unsigned size, bool write, uint8_t*& host) { return Target::Fault; }
 };
 
-// Software TLB (DESIGN.md principle 4), one per access type and MMU index, checked inline by the JIT:
+// Software TLB (docs/architecture.md, "Where each concern lives"), one per access type and MMU index, checked inline by the JIT:
 // an access of `size` bytes at va hits when (va & ~0xfff) | (va & (size - 1)) == tag, and then reads
 // host memory at va + addend. Misaligned accesses always miss.
 struct TlbEntry {
@@ -97,7 +97,7 @@ struct Hart {
   uint8_t ialign_mask = 1;  // pc bits that must be zero: 1 with C (IALIGN=16), 3 without
   uint64_t reservation = ~0ull;  // LR/SC reservation address; ~0 when none
   // The exec loop regains control before instret would pass this: the mechanism for exact events
-  // (DESIGN.md principle 3) and for noticing interrupts. Translated code checks it only where enabled.
+  // (docs/architecture.md, "Exact events") and for noticing interrupts. Translated code checks it only where enabled.
   uint64_t deadline = UINT64_MAX;
   void* jit_lookup = nullptr;    // the JIT's pc -> host code table for indirect jumps
   uint64_t jit_exit_site = 0;    // host address of the direct exit that asked to be linked
@@ -132,7 +132,7 @@ static_assert(std::is_trivially_copyable_v<Hart>);
 // not the TLBs, which are caches.
 inline void copy_state(Hart& to, const Hart& from) { std::memcpy(static_cast<void*>(&to), &from, offsetof(Hart, tlb)); }
 
-// --- guest memory access, one inline fast path (DESIGN.md principle 4) ---
+// --- guest memory access, one inline fast path (docs/architecture.md, "Where each concern lives") ---
 template <typename T>
 inline bool mem_load(Hart& h, uint64_t va, T& out) {
   if (va < h.mem_limit) [[likely]] {

@@ -299,7 +299,7 @@ class BlockEmitter {
     a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.exit)));
   }
 
-  // --- helper calls: the C++ semantics of the instruction (DESIGN.md principle 1) ---
+  // --- helper calls: the C++ semantics of the instruction (docs/architecture.md, "Engines and tiers") ---
   // Leaves the Status in eax with every mapped register reloaded; instret counts the instructions
   // before this one.
   void call_semantics(const Insn& i) {
