@@ -78,25 +78,33 @@ UserOptions options(const Config& engine) {
 
 // As if the guest's S-mode had enabled U-mode recording of every type, not-taken branches included,
 // at depth 256.
-void record_user_mode(Hart& h) {
-  ctr::write_ctrctl(h, ctr::CTRCTL_U | ctr::CTRCTL_NTBREN, false);
+void record_user_mode(Hart& h, uint64_t ctrctl = ctr::CTRCTL_U | ctr::CTRCTL_NTBREN) {
+  ctr::write_ctrctl(h, ctrctl, false);
   ctr::set_depth(h, 4);
   ctr::sync_activity(h);
 }
 
-Outcome run_guest(const Config& engine, bool record) {
+// Runs the guest with mctrctl = ctrctl (0: CTR off) and the buffer's valid entries, oldest first; with
+// `raw`, every logical entry as it reads, valid or not.
+Outcome run_guest(const Config& engine, uint64_t ctrctl, bool raw = false) {
   LinuxUser user(options(engine));
-  if (record) record_user_mode(user.hart());
+  if (ctrctl) record_user_mode(user.hart(), ctrctl);
   Outcome out{user.run().exit_code, 0, {}};
   const Hart& h = user.hart();
   for (unsigned n = ctr::depth(h.csr.ctr); n-- > 0;) {
     const ctr::Record r = ctr::logical_entry(h, n);
+    if (raw) {
+      out.records.push_back({r.source, r.target, r.data & ctr::CTRDATA_TYPE});
+      continue;
+    }
     if (!(r.source & ctr::CTRSOURCE_V)) continue;
     out.valid++;
     out.records.push_back({r.source & ~ctr::CTRSOURCE_V, r.target & ~ctr::CTRTARGET_MISP, r.data & ctr::CTRDATA_TYPE});
   }
   return out;
 }
+
+constexpr uint64_t kEveryType = ctr::CTRCTL_U | ctr::CTRCTL_NTBREN;
 
 struct Expected {
   const char* source;
@@ -158,7 +166,7 @@ TEST(Transfer, EveryTypeIsRecordedInOrderByEveryEngine) {
   std::vector<Rec> first;
   for (const Config& engine : kEngines) {
     SCOPED_TRACE(describe(engine));
-    const Outcome o = run_guest(engine, true);
+    const Outcome o = run_guest(engine, kEveryType);
     EXPECT_EQ(o.exit_code, 0);
     // The buffer never wrapped, so records holds every record written.
     EXPECT_EQ(o.valid, expected.size());
@@ -171,10 +179,28 @@ TEST(Transfer, EveryTypeIsRecordedInOrderByEveryEngine) {
 TEST(Transfer, NothingIsRecordedWithCtrOff) {
   for (const Config& engine : kEngines) {
     SCOPED_TRACE(describe(engine));
-    const Outcome o = run_guest(engine, false);
+    const Outcome o = run_guest(engine, 0);
     EXPECT_EQ(o.exit_code, 0);
     EXPECT_EQ(o.valid, 0u);
   }
+}
+
+// RASEMU: calls push, returns pop and clear V, co-routine swaps rewrite the youngest entry. Every
+// engine leaves the same buffer (the checker compares it after every block), and transfer.S returns
+// from each of its calls, so that only the two swaps' entry and the popped ones remain.
+TEST(Transfer, RasEmuCallStackIsTheSameInEveryEngine) {
+  std::vector<Rec> first;
+  for (const Config& engine : kEngines) {
+    SCOPED_TRACE(describe(engine));
+    const Outcome o = run_guest(engine, ctr::CTRCTL_U | ctr::CTRCTL_RASEMU, true);
+    EXPECT_EQ(o.exit_code, 0);
+    if (first.empty()) first = o.records;
+    EXPECT_EQ(o.records, first) << "differs from " << describe(kEngines[0]);
+  }
+  const auto sym = read_symbols(BRISK_TRANSFER_GUEST);
+  // The youngest entry: the second swap rewrote the first one in place.
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(first.back(), (Rec{sym.at("coroutine") | ctr::CTRSOURCE_V, sym.at("swap_next"), 12}));
 }
 
 // The checker catches a difference in the CTR buffer: BRISK_CHECK_SELFTEST=ctr:N corrupts the youngest
@@ -183,7 +209,7 @@ TEST(Transfer, CheckerNamesTheCtrEntryThatDiffers) {
   ASSERT_EQ(setenv("BRISK_CHECK_SELFTEST", "ctr:20", 1), 0);
   LinuxUser user(options({"check", 10}));
   unsetenv("BRISK_CHECK_SELFTEST");
-  record_user_mode(user.hart());
+  record_user_mode(user.hart(), kEveryType);
   try {
     user.run();
     ADD_FAILURE() << "the corrupted CTR entry went unnoticed";
