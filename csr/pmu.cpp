@@ -129,14 +129,14 @@ uint32_t overflow_bits(const Hart& h) {
 
 uint32_t active_events(const Hart& h, unsigned priv) { return h.csr.pmu.active[priv]; }
 
-bool count_branch_miss(Hart& h, uint64_t pc, bool taken) {
+bool predict_branch(Hart& h, uint64_t pc, bool taken) {
   State& p = h.csr.pmu;
   const bool miss = p.predictor.mispredicted(pc, taken);
-  if (miss) count(h, kBranchMisses);
+  if (miss) count(h, kBranchMisses, 1);
   return miss;
 }
 
-void count_retired(Hart& h, const Insn& i, uint64_t pc, bool taken) {
+void count_retired(Hart& h, const Insn& i, bool taken) {
   State& p = h.csr.pmu;
   const unsigned m = static_cast<unsigned>(h.priv);
   const uint32_t active = p.active[m];

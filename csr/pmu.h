@@ -1,5 +1,5 @@
 // The hardware performance monitor: Zicntr/Zihpm counters, Sscofpmf overflow, Smcntrpmf mode
-// filters, and the events brisk counts exactly (DESIGN.md principle 3).
+// filters, and the events brisk counts exactly (docs/architecture.md, "Exact events").
 //
 // Engines count events per privilege mode into State::events, but only the events some running
 // counter needs in the current mode (active_events(): translated code is keyed by it, so with no
@@ -88,13 +88,13 @@ uint32_t overflow_bits(const Hart& h);
 
 // The events engines must count in privilege `priv` (bit e for Event e).
 uint32_t active_events(const Hart& h, unsigned priv);
-// Counts the events of the instruction at pc that just retired (interpreter); `taken` for branches.
-// Branch misses are not among them: see count_branch_miss.
-void count_retired(Hart& h, const Insn& i, uint64_t pc, bool taken);
-// A conditional branch at pc retired: runs the predictor, exactly once per branch that kBranchMisses
-// counts or CTR records (its MISP), counts a miss if kBranchMisses is active, and says whether it
-// mispredicted.
-bool count_branch_miss(Hart& h, uint64_t pc, bool taken);
+// Counts the events of the instruction that just retired (interpreter); `taken` for branches. The
+// branch-miss event is predict_branch's.
+void count_retired(Hart& h, const Insn& i, bool taken);
+// A conditional branch at pc retired: runs the predictor, counts a miss if branch misses are counted,
+// and returns whether it mispredicted (ctrtarget.MISP). The engines run it once per branch, when
+// branch misses are counted or CTR records the branch (jit/block_plan.h).
+bool predict_branch(Hart& h, uint64_t pc, bool taken);
 // Counts n events e now (slow paths: traps, page walks, TLB misses).
 void count(Hart& h, Event e, uint64_t n = 1);
 // h.priv is about to change (trap entry or return): close the current mode's share of instret.

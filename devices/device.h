@@ -1,5 +1,6 @@
-// The small interface MMIO devices see (DESIGN.md principle 6): reads and writes at an offset of
-// their window, a clock, and interrupt lines. Devices know nothing of harts' internals or the JIT.
+// The small interface MMIO devices see (docs/architecture.md, "Where each concern lives"): reads and
+// writes at an offset of their window, a clock, and interrupt lines. Devices know nothing of harts'
+// internals or the JIT.
 #pragma once
 
 #include <cstdint>

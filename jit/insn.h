@@ -1,4 +1,4 @@
-// The decoded-instruction record shared by every engine (DESIGN.md principle 1).
+// The decoded-instruction record shared by every engine (docs/architecture.md, "Engines and tiers").
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,8 @@
-// Control-transfer classification (Smctr "Control Transfer Type Definitions", the E-trace itype encodings)
-// and the per-hart ring that inline hooks append to when a control-transfer sink is enabled.
+// Control-transfer classification (Smctr "Control Transfer Type Definitions", the E-trace itype
+// encodings), shared by CTR (csr/ctr.h), the PMU's call and return events and the block plan.
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "jit/insn.h"
 
@@ -44,35 +43,5 @@ constexpr TransferType classify_transfer(const Insn& i, bool taken) {
       return taken ? TransferType::TakenBranch : TransferType::NotTakenBranch;
   }
 }
-
-struct TransferRecord {
-  uint64_t source;  // pc of the transferring instruction
-  uint64_t target;  // pc it went to (for a not-taken branch, the fall-through pc)
-  uint64_t type;    // TransferType; None marks a slot never written
-  uint64_t reserved;
-};
-
-// A power-of-two ring overwritten oldest-first. `next` is the byte offset of the slot the next record
-// goes to: translated code keeps it in a host register and appends with a few stores and no loads.
-struct TransferRing {
-  static constexpr unsigned kSize = 256;
-  static constexpr uint64_t kBytes = kSize * sizeof(TransferRecord);
-  TransferRecord rec[kSize] = {};
-  uint64_t next = 0;
-
-  void push(uint64_t source, uint64_t target, TransferType type) {
-    rec[next / sizeof(TransferRecord)] = {source, target, static_cast<uint64_t>(type), 0};
-    next = (next + sizeof(TransferRecord)) & (kBytes - 1);
-  }
-  // The records written so far (at most kSize), oldest first.
-  std::vector<TransferRecord> oldest_first() const {
-    std::vector<TransferRecord> v;
-    for (unsigned k = 0; k < kSize; k++) {
-      const TransferRecord& r = rec[(next / sizeof(TransferRecord) + k) % kSize];
-      if (r.type != static_cast<uint64_t>(TransferType::None)) v.push_back(r);
-    }
-    return v;
-  }
-};
 
 }  // namespace brisk

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
 #include <vector>
 
 #include "runtime/error.h"
@@ -190,6 +191,26 @@ const char* kXNames[32] = {"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0
 // compared). Not compared: the clock (the frozen one on both
 // sides), the mip bits devices drive (devices see only the translated pass), and the software-TLB
 // events, since only translated code looks in the TLB first.
+// The CTR state (csr/ctr.h), field by field and physical entry by entry.
+std::string compare_ctr(const ctr::State& a, const ctr::State& b) {
+  const std::pair<const char*, uint64_t ctr::State::*> named[] = {
+      {"mctrctl", &ctr::State::mctrctl},       {"vsctrctl", &ctr::State::vsctrctl},
+      {"sctrdepth.DEPTH", &ctr::State::depth_code}, {"WRPTR byte offset", &ctr::State::wrptr_off},
+      {"WRPTR mask", &ctr::State::wrptr_mask}, {"cycle counter base", &ctr::State::cycle_base}};
+  for (auto [name, field] : named)
+    if (a.*field != b.*field) return fmt::format("CTR {}: interpreter {:#x}, jit {:#x}", name, a.*field, b.*field);
+  if (a.frozen != b.frozen || a.active != b.active)
+    return fmt::format("CTR frozen and active: interpreter {} {}, jit {} {}", a.frozen, a.active, b.frozen, b.active);
+  for (unsigned k = 0; k < ctr::kMaxDepth; k++) {
+    const ctr::Entry &x = a.entries[k], &y = b.entries[k];
+    if (x.source != y.source || x.target != y.target || x.type != y.type || x.cycles != y.cycles)
+      return fmt::format("CTR physical entry {} (source, target, type, cycles): interpreter {:#x} {:#x} {} {:#x}, jit "
+                         "{:#x} {:#x} {} {:#x}", k, x.source, x.target, x.type, x.cycles, y.source, y.target, y.type,
+                         y.cycles);
+  }
+  return {};
+}
+
 std::string compare_csr(csr::State& r, const csr::State& jit) {
   r.clock = jit.clock;
   r.mip_hw = jit.mip_hw;
@@ -206,6 +227,7 @@ std::string compare_csr(csr::State& r, const csr::State& jit) {
       std::memcmp(a.predictor.counter, b.predictor.counter, sizeof a.predictor.counter) != 0)
     return fmt::format("gshare branch predictor: interpreter history {:#x}, jit history {:#x}", a.predictor.history,
                        b.predictor.history);
+  if (std::string c = compare_ctr(r.ctr, jit.ctr); !c.empty()) return c;
   for (unsigned i = 0; i < pmu::kNumCounters; i++)
     if (a.base[i] != b.base[i] || a.snap[i] != b.snap[i] || a.last[i] != b.last[i] || a.config[i] != b.config[i])
       return fmt::format("PMU counter {} (base, snapshot, last, config): interpreter {:#x} {:#x} {:#x} {:#x}, jit {:#x} "
@@ -251,17 +273,7 @@ std::string compare(Hart& ref, Status ref_st, const Hart& jit, uint32_t jit_exit
     return fmt::format("privilege and wfi: interpreter {} {}, jit {} {}", static_cast<unsigned>(ref.priv), ref.waiting,
                        static_cast<unsigned>(jit.priv), jit.waiting);
   if (std::string m = mem.compare(writes); !m.empty()) return m;
-  if (std::string c = compare_csr(ref.csr, jit.csr); !c.empty()) return c;
-  if (!ref.transfer_sink) return {};
-  if (ref.transfers.next != jit.transfers.next)
-    return fmt::format("control-transfer ring offset: interpreter {}, jit {}", ref.transfers.next, jit.transfers.next);
-  for (unsigned k = 0; k < TransferRing::kSize; k++) {
-    const auto &a = ref.transfers.rec[k], &b = jit.transfers.rec[k];
-    if (a.source != b.source || a.target != b.target || a.type != b.type)
-      return fmt::format("control transfer record {}: interpreter {:#x}->{:#x} type {}, jit {:#x}->{:#x} type {}", k,
-                         a.source, a.target, a.type, b.source, b.target, b.type);
-  }
-  return {};
+  return compare_csr(ref.csr, jit.csr);
 }
 
 // Whether translated code returns to the exec loop after the block ran `done` instructions with `st`:
@@ -269,8 +281,8 @@ std::string compare(Hart& ref, Status ref_st, const Hart& jit, uint32_t jit_exit
 // instruction), where a branch or jump leaves by a chainable exit.
 bool returns_to_loop(const x64::BlockCode& b, const Hart& ref, Status st, uint64_t done) {
   if (st == Status::Trap || st == Status::Exit || ref.code_written) return true;
-  const uint16_t f = b.insns.back().flags();
-  return done == b.insns.size() && (f & kEnd) && !(f & (kBranch | kJump));
+  const uint16_t f = b.plan.insns.back().insn.flags();
+  return done == b.plan.insns.size() && (f & kEnd) && !(f & (kBranch | kJump));
 }
 
 // The `time` both passes read: time moves between checks, never inside one.
@@ -292,9 +304,16 @@ EngineOptions with_deadlines(EngineOptions opt) {
 CheckEngine::CheckEngine(const EngineOptions& opt)
     : jit_(with_deadlines(opt)), mem_(std::make_unique<CheckMemory>(this)) {
   if (const char* s = std::getenv("BRISK_CHECK_SELFTEST")) {
+    const std::string_view ctr_prefix = "ctr:";
+    const char* n = s;
+    if (std::string_view(s).starts_with(ctr_prefix)) {
+      inject_ctr_ = true;
+      n += ctr_prefix.size();
+    }
     char* end;
-    inject_at_ = std::strtoull(s, &end, 10);
-    if (*s < '1' || *s > '9' || *end) throw Error("BRISK_CHECK_SELFTEST must be a positive number, not '{}'", s);
+    inject_at_ = std::strtoull(n, &end, 10);
+    if (*n < '1' || *n > '9' || *end)
+      throw Error("BRISK_CHECK_SELFTEST must be a positive number or ctr: and one, not '{}'", s);
   }
 }
 
@@ -323,7 +342,7 @@ Status CheckEngine::interpret(const x64::BlockCode& b, unsigned n) {
   Status st = Status::Next;
   // Translated code also leaves the block right after a store that overwrote it (Hart::code_written,
   // set by JitEngine::invalidate for the interpreter's stores as for its own).
-  for (unsigned k = 0; k < n && st == Status::Next && !ref_.code_written; k++) st = interp_.execute(ref_, b.insns[k]);
+  for (unsigned k = 0; k < n && st == Status::Next && !ref_.code_written; k++) st = interp_.execute(ref_, b.plan.insns[k].insn);
   return st;
 }
 
@@ -373,7 +392,10 @@ void CheckEngine::verify(Hart& h, uint32_t exit) {
     snapshot(k, true);
   }
   stats_.blocks += k + 1;
-  if (++stats_.checks == inject_at_) h.x[10] ^= 1;
+  if (++stats_.checks == inject_at_) {
+    if (inject_ctr_) h.csr.ctr.entries[(h.csr.ctr.wrptr_off / sizeof(ctr::Entry) - 1) % ctr::kMaxDepth].target ^= 4;
+    else h.x[10] ^= 1;
+  }
   const std::string diff = compare(ref_, at->st, h, exit, *mem_, at->writes);
   if (diff.empty()) return;
   if (k == 0) throw Error("lockstep check failed in the block at {:#x}: {}", at->block_pc, diff);
@@ -396,17 +418,25 @@ void CheckEngine::begin(const Hart& h) {
   boundaries_.clear();
   // Blocks inside a chain end in no CSR access, system instruction or trap: past the first boundary
   // they change only the hot state, mstatus.FS (an FP helper marking it dirty), the event counts,
-  // the branch predictor (only when branch misses are counted) and the control-transfer ring.
-  full_size_ = h.transfer_sink ? offsetof(Hart, tlb) : offsetof(Hart, transfers);
+  // the branch predictor (when branch misses are counted or CTR records branches) and the CTR buffer
+  // (when CTR records).
+  full_size_ = offsetof(Hart, tlb);
   constexpr size_t kCsr = offsetof(Hart, csr), kPmu = kCsr + offsetof(csr::State, pmu);
+  constexpr size_t kCtr = kCsr + offsetof(csr::State, ctr);
+  const uint32_t rec = ctr::record_mask(h);
+  constexpr uint32_t kBranchTypes = 1u << unsigned(TransferType::NotTakenBranch) | 1u << unsigned(TransferType::TakenBranch);
   partial_count_ = 0;
   auto part = [&](size_t offset, size_t size) { partial_[partial_count_++] = {offset, size}; };
   part(0, offsetof(Hart, trap));
   part(kCsr + offsetof(csr::State, mstatus), sizeof(uint64_t));
   part(kPmu + offsetof(pmu::State, events), offsetof(pmu::State, base) - offsetof(pmu::State, events));
-  if ((pmu::active_events(h, static_cast<unsigned>(h.priv)) >> pmu::kBranchMisses) & 1)
+  if ((pmu::active_events(h, static_cast<unsigned>(h.priv)) >> pmu::kBranchMisses) & 1 || (rec & kBranchTypes))
     part(kPmu + offsetof(pmu::State, predictor), sizeof(pmu::Gshare));
-  if (h.transfer_sink) part(offsetof(Hart, transfers), sizeof(TransferRing));
+  if (rec) {
+    part(kCtr + offsetof(ctr::State, wrptr_off), sizeof(uint64_t));
+    part(kCtr + offsetof(ctr::State, cycle_base), sizeof(uint64_t));
+    part(kCtr + offsetof(ctr::State, entries), sizeof ctr::State::entries);
+  }
   partial_size_ = 0;
   for (unsigned i = 0; i < partial_count_; i++) partial_size_ += partial_[i].size;
 }
@@ -417,7 +447,7 @@ uint32_t CheckEngine::check(Hart& h) {
 
   begin(h);
   const uint64_t start = h.instret, deadline = h.deadline;
-  const auto full = static_cast<unsigned>(b->insn_pc.size());
+  const auto full = static_cast<unsigned>(b->plan.insns.size());
   // Translated code would not start a block that could pass the deadline: a shortened one runs up to it.
   const unsigned n = start + full > deadline ? static_cast<unsigned>(deadline - start) : full;
   Status st = interpret(*b, n);
@@ -453,7 +483,7 @@ uint32_t CheckEngine::check(Hart& h) {
       stops = true;
       break;
     }
-    const auto len = static_cast<unsigned>(b->insn_pc.size());
+    const auto len = static_cast<unsigned>(b->plan.insns.size());
     if (boundaries_.size() >= kMaxChain || ref_.instret + len > ref_.deadline) {
       next = len;
       break;

@@ -1,5 +1,5 @@
 // --engine=check: everything runs twice, first under the interpreter (the reference) and then as
-// translated code, and the two architectural results must agree (DESIGN.md principle 1).
+// translated code, and the two architectural results must agree (docs/architecture.md, "Engines and tiers").
 //
 // One check covers a chain: the blocks translated code runs in one trip, through linked exits and
 // the indirect-jump lookup table. The interpreter follows the same blocks first, its memory writes
@@ -77,14 +77,16 @@ class CheckEngine final : public Engine, public HostFaultHooks {
   struct Range {
     size_t offset, size;
   };
-  std::array<Range, 5> partial_{};  // what later snapshots hold, at these offsets of Hart
+  std::array<Range, 7> partial_{};  // what later snapshots hold, at these offsets of Hart
   unsigned partial_count_ = 0;
   size_t full_size_ = 0, partial_size_ = 0;
   struct Stats {
     uint64_t checks = 0, blocks = 0, device = 0;
   } stats_;
-  // BRISK_CHECK_SELFTEST=N (tests only): corrupt a0 before the Nth comparison, to show a difference is caught.
+  // BRISK_CHECK_SELFTEST=N (tests only): corrupt a0 before the Nth comparison, to show a difference is
+  // caught; =ctr:N corrupts the youngest CTR entry's target instead.
   uint64_t inject_at_ = 0;
+  bool inject_ctr_ = false;
 };
 
 }  // namespace brisk

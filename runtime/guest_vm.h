@@ -1,5 +1,5 @@
 // User-mode guest address space: one host reservation, guest address va at host address base + va
-// (DESIGN.md principle 4), with a map of the guest's mappings for mmap/munmap/mprotect/brk.
+// (docs/architecture.md, "Where each concern lives"), with a map of the guest's mappings for mmap/munmap/mprotect/brk.
 #pragma once
 
 #include <cstdint>

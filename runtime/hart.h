@@ -9,7 +9,6 @@
 
 #include "csr/csr.h"
 #include "jit/insn.h"
-#include "jit/transfer.h"
 #include "csr/causes.h"
 
 namespace brisk {
@@ -63,7 +62,7 @@ struct HartEnv {
   virtual Target probe(Hart& h, uint64_t va, unsigned size, bool write, uint8_t*& host) { return Target::Fault; }
 };
 
-// Software TLB (DESIGN.md principle 4), one per access type and MMU index, checked inline by the JIT:
+// Software TLB (docs/architecture.md, "Where each concern lives"), one per access type and MMU index, checked inline by the JIT:
 // an access of `size` bytes at va hits when (va & ~0xfff) | (va & (size - 1)) == tag, and then reads
 // host memory at va + addend. Misaligned accesses always miss.
 struct TlbEntry {
@@ -98,7 +97,7 @@ struct Hart {
   uint8_t ialign_mask = 1;  // pc bits that must be zero: 1 with C (IALIGN=16), 3 without
   uint64_t reservation = ~0ull;  // LR/SC reservation address; ~0 when none
   // The exec loop regains control before instret would pass this: the mechanism for exact events
-  // (DESIGN.md principle 3) and for noticing interrupts. Translated code checks it only where enabled.
+  // (docs/architecture.md, "Exact events") and for noticing interrupts. Translated code checks it only where enabled.
   uint64_t deadline = UINT64_MAX;
   void* jit_lookup = nullptr;    // the JIT's pc -> host code table for indirect jumps
   uint64_t jit_exit_site = 0;    // host address of the direct exit that asked to be linked
@@ -111,11 +110,8 @@ struct Hart {
   HartEnv* env = nullptr;
   csr::State csr;
   uint64_t hartid = 0;
-  // Control-transfer sink: when on, every engine appends each branch and jump to `transfers`.
-  bool transfer_sink = false;
 
-  // --- large state last, so that the architectural state before it copies cheaply (copy_state) ---
-  TransferRing transfers;
+  // --- caches last, so that the architectural state before them copies in one piece (copy_state) ---
   Tlb tlb[kMmuCount];  // system mode only
 
   Status raise(uint64_t cause, uint64_t tval) {
@@ -132,14 +128,11 @@ struct Hart {
 
 static_assert(std::is_trivially_copyable_v<Hart>);
 
-// Copies what the interpreter and the JIT compute (registers, CSRs, counters, and the transfer ring
-// when it records) but not the TLBs, which are caches.
-inline void copy_state(Hart& to, const Hart& from) {
-  const size_t n = from.transfer_sink ? offsetof(Hart, tlb) : offsetof(Hart, transfers);
-  std::memcpy(static_cast<void*>(&to), &from, n);
-}
+// Copies what the interpreter and the JIT compute (registers, CSRs with the CTR buffer, counters) but
+// not the TLBs, which are caches.
+inline void copy_state(Hart& to, const Hart& from) { std::memcpy(static_cast<void*>(&to), &from, offsetof(Hart, tlb)); }
 
-// --- guest memory access, one inline fast path (DESIGN.md principle 4) ---
+// --- guest memory access, one inline fast path (docs/architecture.md, "Where each concern lives") ---
 template <typename T>
 inline bool mem_load(Hart& h, uint64_t va, T& out) {
   if (va < h.mem_limit) [[likely]] {

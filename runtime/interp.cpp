@@ -1,5 +1,6 @@
 #include "runtime/interp.h"
 
+#include "csr/ctr.h"
 #include "csr/privileged.h"
 #include "runtime/host_fault.h"
 #include "runtime/semantics.h"
@@ -34,15 +35,20 @@ bool same_bytes(Hart& h, uint32_t raw) {
   return fetch_insn(h, now) && now == raw;
 }
 
-// The CTR recording point of a retired branch or jump (csr/ctr.h), and the branch predictor, which
-// runs once per conditional branch when a recorded MISP or the branch-misses event needs it.
-void record_transfer(Hart& h, const Insn& in, uint64_t pc, bool taken) {
-  const TransferType type = classify_transfer(in, taken);
-  const bool recorded = (ctr::record_mask(h) >> static_cast<unsigned>(type)) & 1;
-  const bool misses = (pmu::active_events(h, static_cast<unsigned>(h.priv)) >> pmu::kBranchMisses) & 1;
-  const bool misp = (in.flags() & kBranch) && (recorded || misses) && pmu::count_branch_miss(h, pc, taken);
-  if (recorded) [[unlikely]]
-    ctr::record(h, pc, h.pc, type, misp);
+// The events and the CTR record of an instruction at pc that retired, with the rules translated code
+// has (jit/block_plan.h): the predictor runs once for a conditional branch when branch misses are
+// counted or CTR records a branch type, and gives both the miss and MISP.
+void instrument_retired(Hart& h, const Insn& in, uint64_t pc, bool taken) {
+  pmu::count_retired(h, in, taken);
+  const uint16_t f = in.flags();
+  if (!(f & (kBranch | kJump))) return;
+  const uint32_t rec = ctr::record_mask(h);
+  constexpr uint32_t kBranchTypes = 1u << unsigned(TransferType::NotTakenBranch) | 1u << unsigned(TransferType::TakenBranch);
+  const bool count_miss = (pmu::active_events(h, static_cast<unsigned>(h.priv)) >> pmu::kBranchMisses) & 1;
+  bool misp = false;
+  if ((f & kBranch) && (count_miss || (rec & kBranchTypes))) misp = pmu::predict_branch(h, pc, taken);
+  const TransferType t = classify_transfer(in, taken);
+  if ((rec >> unsigned(t)) & 1) ctr::record(h, pc, h.pc, t, misp);
 }
 
 }  // namespace
@@ -76,10 +82,8 @@ Status Interpreter::execute(Hart& h, const Insn& in) {
     case Status::Exit:
       return st;
   }
-  const bool taken = st == Status::Jump;
-  if (in.flags() & (kBranch | kJump)) record_transfer(h, in, pc, taken);
-  if (h.csr.pmu.active[static_cast<unsigned>(h.priv)]) [[unlikely]]
-    pmu::count_retired(h, in, pc, taken);
+  if (h.csr.pmu.active[static_cast<unsigned>(h.priv)] || h.csr.ctr.active) [[unlikely]]
+    instrument_retired(h, in, pc, st == Status::Jump);
   return st;
 }
 

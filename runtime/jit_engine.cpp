@@ -11,6 +11,7 @@
 #include <asmjit/core.h>
 #include <fmt/format.h>
 
+#include "csr/ctr.h"
 #include "csr/privileged.h"
 #include "runtime/fp.h"
 #include "runtime/hart.h"
@@ -41,7 +42,7 @@ bool fp_dirty_state(const Hart& h) { return (h.csr.mstatus & csr::MSTATUS_FS) ==
 
 JitEngine::JitEngine(const EngineOptions& opt)
     : opt_(opt), arena_(kArenaSize), host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
-  for (bool ring : {false, true}) tramp_[ring] = x64::emit_trampolines(arena_, mapped_regs(ring), ring);
+  tramp_ = x64::emit_trampolines(arena_, opt_.jit_regs);
   arena_start_ = arena_.cursor();
   if (opt_.perf_map) perf_map_ = std::fopen(fmt::format("/tmp/perf-{}.map", getpid()).c_str(), "w");
 }
@@ -55,40 +56,42 @@ JitEngine::~JitEngine() {
   if (perf_map_) std::fclose(perf_map_);
 }
 
-unsigned JitEngine::mapped_regs(bool ring) const {
-  return ring ? std::min(opt_.jit_regs, x64::kMaxMappedRegs - 1) : opt_.jit_regs;
-}
-
 uint64_t JitEngine::mode_key(const Hart& h) const {
+  static_assert(pmu::kEventCount <= 17, "the event mask fits in bits 10..26");
   const uint64_t mmu = h.mem_limit ? 0u : static_cast<unsigned>(data_mmu_index(h));
-  return static_cast<uint64_t>(h.priv) | uint64_t(h.transfer_sink) << 2 | uint64_t(h.ialign_mask) << 3 |
-         uint64_t(fp_off(h)) << 5 | mmu << 6 | uint64_t(fp_dirty_state(h)) << 8 | uint64_t(h.frm == 0) << 9 |
-         uint64_t(pmu::active_events(h, static_cast<unsigned>(h.priv))) << 10;
+  return static_cast<uint64_t>(h.priv) | uint64_t(h.ialign_mask) << 3 | uint64_t(fp_off(h)) << 5 | mmu << 6 |
+         uint64_t(fp_dirty_state(h)) << 8 | uint64_t(h.frm == 0) << 9 |
+         uint64_t(pmu::active_events(h, static_cast<unsigned>(h.priv))) << 10 | uint64_t(ctr::record_mask(h)) << 27;
 }
 
-x64::TranslateConfig JitEngine::config(const Hart& h, unsigned max_insns) const {
-  x64::TranslateConfig cfg;
+jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const {
+  jit::PlanConfig cfg;
   if (max_insns) cfg.max_insns = max_insns;
-  cfg.mapped_regs = mapped_regs(h.transfer_sink);
-  cfg.transfer_hooks = h.transfer_sink;
+  cfg.fp_off = fp_off(h);
+  cfg.count_events = pmu::active_events(h, static_cast<unsigned>(h.priv));
+  cfg.record_mask = ctr::record_mask(h);
+  cfg.ialign_mask = h.ialign_mask;
+  return cfg;
+}
+
+x64::TranslateConfig JitEngine::config(const Hart& h) const {
+  x64::TranslateConfig cfg;
+  cfg.mapped_regs = opt_.jit_regs;
   cfg.deadlines = opt_.deadlines;
   cfg.flat_limit = h.mem_limit;
   cfg.flat_base = reinterpret_cast<uint64_t>(h.mem_base);
   cfg.mmu_index = h.mem_limit ? 0u : static_cast<unsigned>(data_mmu_index(h));
-  cfg.fp_off = fp_off(h);
   cfg.fp_inline = fp_dirty_state(h);
   cfg.frm_rne = h.frm == 0;
   cfg.host_fma = host_fma_;
   cfg.priv = static_cast<unsigned>(h.priv);
-  cfg.count_events = pmu::active_events(h, cfg.priv);
   return cfg;
 }
 
 JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   uint64_t pa;
   if (!h.env->fetch_address(h, h.pc, pa)) return nullptr;
-  // A shortened block is another translation: mode_key's bits end below bit 32.
-  const Key key{h.pc, pa, mode_key(h) | uint64_t(max_insns) << 32};
+  const Key key{h.pc, pa, mode_key(h), max_insns};
   Recent& r = recent_[x64::lookup_index(h.pc)];
   if (r.key == key) return r.block;
   if (auto it = blocks_.find(key); it != blocks_.end()) {
@@ -96,15 +99,17 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
     return it->second;
   }
 
-  const x64::TranslateConfig cfg = config(h, max_insns);
   auto b = std::make_unique<Block>();
   b->pa = pa;
   b->mode = key.mode;
+  b->max_insns = max_insns;
+  if (!jit::plan_block(h, plan_config(h, max_insns), b->bc.plan)) return nullptr;
+  const x64::TranslateConfig cfg = config(h);
   try {
-    if (!x64::translate(arena_, tramp_[cfg.transfer_hooks], cfg, h, b->bc)) return nullptr;
+    x64::translate(arena_, tramp_, cfg, b->bc);
   } catch (const std::length_error&) {
     flush_all(h);
-    if (!x64::translate(arena_, tramp_[cfg.transfer_hooks], cfg, h, b->bc)) return nullptr;
+    x64::translate(arena_, tramp_, cfg, b->bc);
   }
   Block* raw = b.get();
   all_.push_back(std::move(b));
@@ -113,17 +118,17 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   by_code_[raw->bc.code] = raw;
   // A block lies in one page, except when its only instruction straddles into the next. Counted in pages,
   // as va wraps past the last page of the address space.
-  const uint64_t pages = (raw->bc.end_pc - page_of(raw->bc.pc) + kPage - 1) / kPage;
-  for (uint64_t n = 0, va = page_of(raw->bc.pc); n < pages; ++n, va += kPage) {
+  const uint64_t pages = (raw->bc.plan.end_pc - page_of(raw->bc.plan.pc) + kPage - 1) / kPage;
+  for (uint64_t n = 0, va = page_of(raw->bc.plan.pc); n < pages; ++n, va += kPage) {
     uint64_t page = page_of(pa);
-    if (va != page_of(raw->bc.pc) && h.env->fetch_address(h, va, page)) page = page_of(page);
+    if (va != page_of(raw->bc.plan.pc) && h.env->fetch_address(h, va, page)) page = page_of(page);
     if (by_page_.find(page) == by_page_.end()) h.env->watch_code(page);
     by_page_.emplace(page, raw);
   }
   stats_.blocks++;
   if (perf_map_)
     fmt::print(perf_map_, "{:x} {:x} guest_{:x}_{}\n", reinterpret_cast<uintptr_t>(raw->bc.code), raw->bc.size,
-               raw->bc.pc, raw->bc.insns.size());
+               raw->bc.plan.pc, raw->bc.plan.insns.size());
   return raw;
 }
 
@@ -154,15 +159,15 @@ void JitEngine::link(Block* from, unsigned exit, Block* to) {
 void JitEngine::drop(Block* b) {
   if (!b->valid) return;
   b->valid = false;
-  blocks_.erase(Key{b->bc.pc, b->pa, b->mode});
-  if (Recent& r = recent_[x64::lookup_index(b->bc.pc)]; r.block == b) r = Recent{};
+  blocks_.erase(Key{b->bc.plan.pc, b->pa, b->mode, b->max_insns});
+  if (Recent& r = recent_[x64::lookup_index(b->bc.plan.pc)]; r.block == b) r = Recent{};
   by_code_.erase(b->bc.code);
   // Whoever jumps here directly goes back to its unlinked stub, and so to the exec loop.
   for (auto [src, exit] : b->incoming)
     if (src->valid) patch_jump(src->bc.code + src->bc.exits[exit].jmp_off, src->bc.code + src->bc.exits[exit].stub_off);
   b->incoming.clear();
   for (auto& [key, table] : lookups_) {
-    auto& e = (*table)[x64::lookup_index(b->bc.pc)];
+    auto& e = (*table)[x64::lookup_index(b->bc.plan.pc)];
     if (e.code == b->bc.code) e = {};
   }
   stats_.invalidated++;
@@ -174,7 +179,7 @@ void JitEngine::invalidate(Hart& h, uint64_t start, uint64_t end) {
     if (lo == hi) continue;
     for (auto it = lo; it != hi; ++it) {
       const Block* b = it->second;
-      if (h.pc - b->bc.pc < b->bc.end_pc - b->bc.pc) h.code_written = true;
+      if (h.pc - b->bc.plan.pc < b->bc.plan.end_pc - b->bc.plan.pc) h.code_written = true;
       drop(it->second);
     }
     by_page_.erase(lo, hi);
@@ -218,7 +223,7 @@ bool JitEngine::on_code_write(Hart& h, uint64_t va, ucontext_t& ctx) {
   // write-protected page) is found by the host pc, and h.pc becomes its pc.
   auto& rip = ctx.uc_mcontext.gregs[REG_RIP];
   auto [b, site] = fault_site_at(reinterpret_cast<const void*>(rip));
-  if (site) h.pc = b->bc.insn_pc[site->index];
+  if (site) h.pc = b->bc.plan.insns[site->index].pc;
   invalidate(h, page_of(va), page_of(va) + kPage);
   // The store overwrote its own block: as QEMU does, run it alone (its slow path, through the
   // helper, from the same host state) and leave the block right after it.
@@ -229,12 +234,10 @@ bool JitEngine::on_code_write(Hart& h, uint64_t va, ucontext_t& ctx) {
 bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
   auto [b, f] = fault_site_at(reinterpret_cast<const void*>(ctx.uc_mcontext.gregs[REG_RIP]));
   if (!f) return false;
-  h.pc = b->bc.insn_pc[f->index];
+  h.pc = b->bc.plan.insns[f->index].pc;
   h.instret = static_cast<uint64_t>(ctx.uc_mcontext.gregs[REG_R15]) + f->pending;
-  const bool ring = h.transfer_sink;
-  auto host = [&](unsigned i) { return static_cast<uint64_t>(ctx.uc_mcontext.gregs[kGregOfId[x64::mapped_host_id(i)]]); };
-  for (unsigned i = 0; i < mapped_regs(ring); i++) h.x[x64::kMappedGuestOrder[i]] = host(i);
-  if (ring) h.transfers.next = host(x64::kMaxMappedRegs - 1);
+  for (unsigned i = 0; i < opt_.jit_regs; i++)
+    h.x[x64::kMappedGuestOrder[i]] = static_cast<uint64_t>(ctx.uc_mcontext.gregs[kGregOfId[x64::mapped_host_id(i)]]);
   return true;
 }
 
@@ -247,7 +250,7 @@ uint32_t JitEngine::run_unchained(Hart& h, unsigned n) {
   h.jit_lookup = empty.data();
   h.code_written = false;
   GuestCode guest;
-  return tramp_[h.transfer_sink].enter(&h, b->bc.code);
+  return tramp_.enter(&h, b->bc.code);
 }
 
 const x64::BlockCode* JitEngine::block(Hart& h) {
@@ -273,7 +276,7 @@ uint32_t JitEngine::enter(Hart& h) {
   h.code_written = false;  // whatever set it outside translated code has no store to follow
   const uint32_t exit = [&] {
     GuestCode guest;
-    return tramp_[h.transfer_sink].enter(&h, b->bc.code);
+    return tramp_.enter(&h, b->bc.code);
   }();
   if (exit == x64::kExitLink) {
     Block* to = block_for(h);  // first: translating may flush, and `from` with it
@@ -281,7 +284,7 @@ uint32_t JitEngine::enter(Hart& h) {
     if (!to) return x64::kExitTrap;
     Block* from = block_at_host(reinterpret_cast<const void*>(h.jit_exit_site));
     // System mode links only within a page: another page's mapping may change under the link.
-    if (from && from->mode == to->mode && (h.mem_limit || page_of(from->bc.pc) == page_of(to->bc.pc))) {
+    if (from && from->mode == to->mode && (h.mem_limit || page_of(from->bc.plan.pc) == page_of(to->bc.plan.pc))) {
       for (unsigned e = 0; e < from->bc.exits.size(); e++)
         if (from->bc.code + from->bc.exits[e].jmp_off == reinterpret_cast<uint8_t*>(h.jit_exit_site))
           link(from, e, to);

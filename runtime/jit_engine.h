@@ -39,7 +39,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // come back, and returns its JitExit code.
   uint32_t run_unchained(Hart& h, unsigned n);
   // The block enter() starts at h.pc (translating it if needed), or nullptr after raising the fetch
-  // fault. Execution leaves its insn_pc sequence at a taken branch (a side exit) or at the end.
+  // fault. Execution leaves its plan's instructions at a taken branch (a side exit) or at the end.
   const x64::BlockCode* block(Hart& h);
 
   std::string summary() const override;
@@ -52,24 +52,29 @@ class JitEngine final : public Engine, public HostFaultHooks {
   struct Block {
     x64::BlockCode bc;
     uint64_t pa = 0;    // physical address of bc.pc: what the block was made from
-    uint64_t mode = 0;
+    uint64_t mode = 0;  // mode_key
+    unsigned max_insns = 0;
     bool valid = true;
     std::vector<std::pair<Block*, unsigned>> incoming;  // (source block, exit index) linked here
   };
+  // A shortened block (max_insns, for the lockstep checker) is another translation.
   struct Key {
     uint64_t pc, pa, mode;
+    unsigned max_insns;
     bool operator==(const Key&) const = default;
   };
   struct KeyHash {
-    size_t operator()(const Key& k) const { return std::hash<uint64_t>()((k.pc * 31 + k.pa) * 31 + k.mode); }
+    size_t operator()(const Key& k) const {
+      return std::hash<uint64_t>()(((k.pc * 31 + k.pa) * 31 + k.mode) * 31 + k.max_insns);
+    }
   };
   using LookupTable = std::array<x64::LookupEntry, x64::kLookupEntries>;
 
-  // The translation key beyond the address: what changes a block's meaning (DESIGN.md principle 2).
+  // The translation key beyond the address: what changes a block's meaning (docs/architecture.md,
+  // "Translation key"), the counted events and the CTR record mask among it.
   uint64_t mode_key(const Hart& h) const;
-  // Guest registers held in host registers; with hooks, one host register holds the ring offset.
-  unsigned mapped_regs(bool ring) const;
-  x64::TranslateConfig config(const Hart& h, unsigned max_insns) const;
+  jit::PlanConfig plan_config(const Hart& h, unsigned max_insns) const;
+  x64::TranslateConfig config(const Hart& h) const;
   // Finds or translates the block at h.pc (of at most max_insns instructions, when not 0); nullptr
   // after raising an instruction fault.
   Block* block_for(Hart& h, unsigned max_insns = 0);
@@ -86,12 +91,12 @@ class JitEngine final : public Engine, public HostFaultHooks {
 
   EngineOptions opt_;
   x64::CodeArena arena_;
-  x64::Trampolines tramp_[2];  // without and with control-transfer hooks
+  x64::Trampolines tramp_;
   uint8_t* arena_start_ = nullptr;  // first byte after the trampolines
   std::unordered_map<Key, Block*, KeyHash> blocks_;
   // Direct-mapped cache in front of blocks_, by lookup_index(pc): most dispatches hit here.
   struct Recent {
-    Key key{~0ull, 0, 0};
+    Key key{~0ull, 0, 0, 0};
     Block* block = nullptr;
   };
   std::array<Recent, x64::kLookupEntries> recent_{};

@@ -99,7 +99,6 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
   const uint64_t envcfg = (isa.has(Ext::Zicboz) ? csr::ENVCFG_CBZE : 0) | (isa.has(Ext::Zicbom) ? csr::ENVCFG_CBCFE : 0);
   hart_.csr.menvcfg = hart_.csr.senvcfg = envcfg;
   hart_.csr.clock = &clock_;
-  hart_.transfer_sink = opt_.transfer_sink;
   hart_.pc = entry;
   build_stack(exe, interp_base);
   vm_.on_code_change = [this](uint64_t start, uint64_t end) { engine_->invalidate(hart_, start, end); };

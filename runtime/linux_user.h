@@ -22,7 +22,6 @@ struct UserOptions {
   std::string sysroot;              // where PT_INTERP and absolute library paths are looked up first
   std::string cpu = "rv64";         // QEMU-style rv64,EXT=on|off,... (csr/extensions.h)
   EngineOptions engine;
-  bool transfer_sink = false;       // record every branch and jump in hart().transfers
   RunLimits limits;                 // --timeout, --max-insns (they need engine.deadlines)
 };
 
@@ -41,6 +40,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   explicit LinuxUser(const UserOptions& opt);
   UserResult run();
   const Hart& hart() const { return hart_; }
+  Hart& hart() { return hart_; }
 
   // TrapHandler
   bool on_trap(Hart& h) override;

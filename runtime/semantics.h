@@ -1,4 +1,4 @@
-// The meaning of every instruction, written once (DESIGN.md principle 1).
+// The meaning of every instruction, written once (docs/architecture.md, "Engines and tiers").
 // The interpreter calls these through kSemantics; the JIT calls the same functions for everything it
 // does not emit inline. A function either completes the instruction (Status::Next, or Status::Jump with
 // hart.pc written), or raises an exception and leaves all architectural state untouched (Status::Trap).

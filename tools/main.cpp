@@ -149,9 +149,6 @@ int main(int argc, char** argv) {
   LimitArgs run_limit_args;
   add_limit_options(run, run_limit_args);
   add_engine_options(run, user.engine);
-  run->add_flag("--transfer-sink", user.transfer_sink,
-                "Record every branch and jump in the hart's control-transfer ring (measures hook cost)")
-      ->group("Tuning");
   run->prefix_command();
 
   brisk::SystemOptions sys;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "csr/ctr.h"
 #include "jit/transfer.h"
 #include "runtime/exec.h"
 #include "csr/pmu.h"
@@ -49,17 +50,11 @@ unsigned mapped_host_id(unsigned i) { return kMappedHost[i].id(); }
 
 namespace {
 
-// With control-transfer hooks, the last mapped register holds the ring's write offset instead.
-const Gp kRingNext = kMappedHost[kMaxMappedRegs - 1];
-const Mem kRingNextMem = hart_q(offsetof(Hart, transfers) + offsetof(TransferRing, next));
-
-void load_mapped(x86::Assembler& a, unsigned n, bool ring) {
+void load_mapped(x86::Assembler& a, unsigned n) {
   for (unsigned i = 0; i < n; i++) a.mov(kMappedHost[i], xreg(kMappedGuestOrder[i]));
-  if (ring) a.mov(kRingNext, kRingNextMem);
 }
-void store_mapped(x86::Assembler& a, unsigned n, bool ring) {
+void store_mapped(x86::Assembler& a, unsigned n) {
   for (unsigned i = 0; i < n; i++) a.mov(xreg(kMappedGuestOrder[i]), kMappedHost[i]);
-  if (ring) a.mov(kRingNextMem, kRingNext);
 }
 
 // Emits into the arena at its cursor and commits the bytes; returns where they went.
@@ -83,7 +78,7 @@ uint8_t* emit_at_cursor(CodeArena& arena, F&& body, uint32_t* size_out = nullptr
 
 }  // namespace
 
-Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs, bool ring) {
+Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs) {
   Trampolines t;
   uint8_t* exit_at = nullptr;
   uint8_t* helper_at = nullptr;
@@ -97,10 +92,10 @@ Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs, bool ring) 
     a.mov(kHart, x86::rdi);
     a.mov(x86::rax, x86::rsi);
     a.mov(kInstretReg, kInstret);
-    load_mapped(a, mapped_regs, ring);
+    load_mapped(a, mapped_regs);
     a.jmp(x86::rax);
     a.bind(exit);
-    store_mapped(a, mapped_regs, ring);
+    store_mapped(a, mapped_regs);
     a.mov(kInstret, kInstretReg);
     a.add(x86::rsp, 8);
     for (Gp r : {x86::r15, x86::r14, x86::r13, x86::r12, x86::rbp, x86::rbx}) a.pop(r);
@@ -126,13 +121,13 @@ Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs, bool ring) 
     a.mov(kPc, x86::rax);
     a.add(kInstretReg, x86::qword_ptr(x86::rdx, offsetof(HelperSite, pending)));
     a.mov(kInstret, kInstretReg);
-    store_mapped(a, mapped_regs, ring);
+    store_mapped(a, mapped_regs);
     a.mov(x86::rdi, kHart);
     a.mov(x86::rsi, x86::qword_ptr(x86::rdx, offsetof(HelperSite, insn)));
     a.movzx(x86::eax, x86::word_ptr(x86::rsi, offsetof(Insn, op)));
     a.mov(x86::rcx, Imm(reinterpret_cast<uint64_t>(kSemantics)));
     a.call(x86::qword_ptr(x86::rcx, x86::rax, 3));
-    load_mapped(a, mapped_regs, ring);
+    load_mapped(a, mapped_regs);
     a.mov(kInstretReg, kInstret);  // the helper may have written minstret
     a.pop(x86::rdx);
     a.test(x86::eax, x86::eax);
@@ -156,36 +151,27 @@ Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs, bool ring) 
 
 namespace {
 
-// Translates one block. Tracks `pending_`: instructions of this block already executed at the current
+// Emits one block plan. Tracks `pending_`: instructions of this block already executed at the current
 // point of the code but not yet added to hart.instret. instret is exact at every helper call and exit.
 class BlockEmitter {
  public:
   BlockEmitter(x86::Assembler& a, const TranslateConfig& cfg, const Trampolines& t, BlockCode& b)
-      : a_(a), cfg_(cfg), tramp_(t), b_(b) {}
+      : a_(a), cfg_(cfg), tramp_(t), b_(b), plan_(b.plan) {}
 
   void emit() {
     if (cfg_.deadlines) emit_deadline_check();
-    const size_t n = b_.insns.size();
+    const size_t n = plan_.insns.size();
     for (idx_ = 0; idx_ < n; idx_++) {
-      const Insn& i = b_.insns[idx_];
-      pc_ = b_.insn_pc[idx_];
-      bool last = idx_ + 1 == n;
-      if (last && (i.flags() & kEnd)) {
-        emit_terminator(i);
-        break;
+      const jit::PlanInsn& p = plan_.insns[idx_];
+      pc_ = p.pc;
+      switch (p.exit) {
+        case jit::Exit::None: emit_body(p.insn); break;
+        case jit::Exit::Side: emit_side_exit(p); break;
+        default: emit_terminator(p); continue;
       }
-      if (i.flags() & kBranch) {
-        emit_side_exit(i);  // a conditional branch inside the block: taken leaves, not taken goes on
-      } else {
-        emit_body(i);
-      }
-      // The constant an auipc or lui just put in a register, for a jalr through it.
-      known_ = {};
-      if ((i.op == Op::AUIPC || i.op == Op::LUI) && i.rd)
-        known_ = {true, i.rd, i.op == Op::AUIPC ? pc_ + i.imm : static_cast<uint64_t>(i.imm)};
       pending_++;
-      count_static(i, pend_ev_);
-      if (last) emit_direct_exit(pc_ + i.len, 0);
+      count_static(p, pend_ev_);
+      if (idx_ + 1 == n) emit_direct_exit(plan_.end_pc, 0);
     }
     // Out-of-line code may queue more (a side exit's stub), so the list grows while it is walked.
     for (size_t k = 0; k < slow_paths_.size(); k++) {
@@ -235,48 +221,34 @@ class BlockEmitter {
   void add_instret(unsigned n) {
     if (n) a_.add(kInstretReg, Imm(n));
   }
-  // --- performance events (only those cfg_.count_events asks for; none by default) ---
-  bool counting(unsigned e) const { return (cfg_.count_events >> e) & 1; }
+  // --- performance events (only those the plan counts; none by default) ---
+  bool counting(unsigned e) const { return (plan_.cfg.count_events >> e) & 1; }
   Mem event_mem(unsigned e) const {
     return hart_q(offsetof(Hart, csr) + offsetof(csr::State, pmu) + offsetof(pmu::State, events) +
                   (cfg_.priv * pmu::kEventCount + e) * sizeof(uint64_t));
   }
   // The static events of an instruction that retires, added to the pending counts.
-  void count_static(const Insn& i, std::array<uint16_t, pmu::kEventCount>& ev) const {
-    if (!cfg_.count_events) return;
-    const uint16_t f = i.flags();
-    auto add = [&](unsigned e, bool yes) {
-      if (yes && counting(e)) ev[e]++;
-    };
-    add(pmu::kLoads, f & kLoad);
-    add(pmu::kStores, f & kStore);
-    add(pmu::kAtomics, f & kAmo);
-    add(pmu::kFpOps, f & kFpArith);
-    add(pmu::kBranches, f & kBranch);
-    add(pmu::kJumps, f & kJump);
-    if (f & kJump) {
-      const TransferType t = classify_transfer(i, true);
-      add(pmu::kCalls, t == TransferType::DirectCall || t == TransferType::IndirectCall);
-      add(pmu::kReturns, t == TransferType::Return);
-    }
+  static void count_static(const jit::PlanInsn& p, std::array<uint16_t, pmu::kEventCount>& ev) {
+    for (uint32_t m = p.events; m; m &= m - 1) ev[__builtin_ctz(m)]++;
   }
   // Adds events to the hart's counts: sign -1 takes them back.
   void emit_event_adds(const std::array<uint16_t, pmu::kEventCount>& ev, int sign = 1) {
     for (unsigned e = 0; e < pmu::kEventCount; e++)
       if (ev[e]) a_.add(event_mem(e), Imm(sign * ev[e]));
   }
-  // At an exit that retires `i` (nullptr: nothing more), and its taken-branch event.
-  void emit_exit_events(const Insn* i, bool taken) {
-    if (!cfg_.count_events) return;
+  // At an exit that retires `p` (nullptr: nothing more), and its taken-branch event.
+  void emit_exit_events(const jit::PlanInsn* p, bool taken) {
+    if (!plan_.cfg.count_events) return;
     auto ev = pend_ev_;
-    if (i) count_static(*i, ev);
-    if (taken && counting(pmu::kTakenBranches)) ev[pmu::kTakenBranches]++;
+    if (p) count_static(*p, ev);
+    if (taken && plan_.count_taken) ev[pmu::kTakenBranches]++;
     emit_event_adds(ev);
   }
-  // The branch-miss model (pmu::Gshare) inline, on the path where the outcome is `taken`; only when
-  // branch misses are counted. Same state and arithmetic as Gshare::mispredicted.
-  void emit_branch_miss(bool taken) {
-    if (!counting(pmu::kBranchMisses)) return;
+  // The branch predictor (pmu::Gshare) inline, on the path where the outcome is `taken`, when the plan
+  // says it runs. Same state and arithmetic as Gshare::mispredicted. A miss counts when branch misses
+  // are counted; with `misp`, rdx = 1 on a miss, else 0, for ctrtarget.MISP.
+  void emit_branch_predict(const jit::PlanInsn& p, bool taken, bool misp) {
+    if (!p.predict) return;
     using pmu::Gshare;
     const size_t g = offsetof(Hart, csr) + offsetof(csr::State, pmu) + offsetof(pmu::State, predictor);
     const int32_t history = static_cast<int32_t>(g + offsetof(Gshare, history));
@@ -287,11 +259,14 @@ class BlockEmitter {
     a_.xor_(x86::eax, Imm(static_cast<uint32_t>(pc_ >> 1) & mask));
     const Mem counter = x86::byte_ptr(kHart, x86::rax, 0, counters);
     a_.movzx(x86::edx, counter);
-    Label predicted = a_.newLabel(), saturated = a_.newLabel();
-    a_.cmp(x86::dl, Imm(2));  // predicts taken from 2 up
-    taken ? a_.jae(predicted) : a_.jb(predicted);
-    a_.add(event_mem(pmu::kBranchMisses), Imm(1));
-    a_.bind(predicted);
+    Label saturated = a_.newLabel();
+    if (p.count_miss) {
+      Label predicted = a_.newLabel();
+      a_.cmp(x86::dl, Imm(2));  // predicts taken from 2 up
+      taken ? a_.jae(predicted) : a_.jb(predicted);
+      a_.add(event_mem(pmu::kBranchMisses), Imm(1));
+      a_.bind(predicted);
+    }
     a_.cmp(x86::dl, Imm(taken ? 3 : 0));
     a_.je(saturated);
     taken ? a_.inc(counter) : a_.dec(counter);
@@ -299,6 +274,11 @@ class BlockEmitter {
     a_.lea(x86::ecx, x86::ptr(x86::rcx, x86::rcx, 0, taken ? 1 : 0));  // history << 1 | taken
     a_.and_(x86::ecx, Imm(mask));
     a_.mov(x86::word_ptr(kHart, history), x86::cx);
+    if (misp) {  // dl still holds the counter the prediction came from
+      a_.cmp(x86::dl, Imm(2));
+      taken ? a_.setb(x86::dl) : a_.setae(x86::dl);
+      a_.movzx(x86::edx, x86::dl);
+    }
   }
 
   // Inline FP operations accrue their flags in MXCSR (runtime/fp.h): copy them to hart.fflags before
@@ -319,7 +299,7 @@ class BlockEmitter {
     a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.exit)));
   }
 
-  // --- helper calls: the C++ semantics of the instruction (DESIGN.md principle 1) ---
+  // --- helper calls: the C++ semantics of the instruction (docs/architecture.md, "Engines and tiers") ---
   // Leaves the Status in eax with every mapped register reloaded; instret counts the instructions
   // before this one.
   void call_semantics(const Insn& i) {
@@ -330,18 +310,18 @@ class BlockEmitter {
     emit_event_adds(pend_ev_);
     pend_ev_ = {};
     a_.mov(kInstret, kInstretReg);
-    store_mapped(a_, cfg_.mapped_regs, cfg_.transfer_hooks);
+    store_mapped(a_, cfg_.mapped_regs);
     a_.mov(x86::rdi, kHart);
     a_.mov(x86::rsi, Imm(reinterpret_cast<uint64_t>(&i)));
     a_.mov(x86::rax, Imm(reinterpret_cast<uint64_t>(kSemantics[static_cast<unsigned>(i.op)])));
     a_.call(x86::rax);
-    load_mapped(a_, cfg_.mapped_regs, cfg_.transfer_hooks);
+    load_mapped(a_, cfg_.mapped_regs);
     a_.mov(kInstretReg, kInstret);  // the helper may have written minstret
   }
   // For instructions that never jump: a trap leaves the block, success falls through with the
   // instructions before this one counted (pending_ = 0).
   void emit_helper(const Insn& i) {
-    if (!cfg_.count_events) {  // the shared thunk; counted events need the pending counts inline
+    if (!plan_.cfg.count_events) {  // the shared thunk; counted events need the pending counts inline
       b_.sites.push_back({&i, pc_, pending_});
       a_.mov(x86::rdx, Imm(reinterpret_cast<uint64_t>(&b_.sites.back())));
       a_.call(Imm(reinterpret_cast<uint64_t>(fp_emitted_ ? tramp_.helper_fold : tramp_.helper)));
@@ -363,13 +343,13 @@ class BlockEmitter {
     Label written = a_.newLabel();
     a_.cmp(flag, Imm(0));
     a_.jne(written);
-    slow_paths_.push_back([this, &i, written, flag, pc = pc_] {
+    slow_paths_.push_back([this, &i, &p = plan_.insns[idx_], written, flag, pc = pc_] {
       a_.bind(written);
       a_.mov(flag, Imm(0));
       pending_ = 0;  // the helper counted everything before the store
       pend_ev_ = {};
       fold_fp_flags();
-      emit_exit_events(&i, false);
+      emit_exit_events(&p, false);
       add_instret(1);
       set_pc(pc + i.len);
       exit_with(kExitDispatch);
@@ -379,39 +359,88 @@ class BlockEmitter {
   // --- block structure ---
   // Leaves before the block if running it could pass hart.deadline: a compare, no read-modify-write.
   void emit_deadline_check() {
-    const int32_t n = static_cast<int32_t>(b_.insns.size());
+    const int32_t n = static_cast<int32_t>(plan_.insns.size());
     Label out = a_.newLabel();
     a_.lea(x86::rax, x86::ptr(kInstretReg, n));
     a_.cmp(x86::rax, hart_q(offsetof(Hart, deadline)));
     a_.ja(out);
     slow_paths_.push_back([this, out] {
       a_.bind(out);
-      set_pc(b_.pc);
+      set_pc(plan_.pc);
       exit_with(kExitDeadline);
     });
   }
 
-  // hart.transfers.rec[next] = {source, target, type}; next advances and wraps: stores only.
-  void record_transfer(uint64_t source, Gp target, TransferType type) {
-    const int32_t rec = static_cast<int32_t>(offsetof(Hart, transfers) + offsetof(TransferRing, rec));
-    if (fits_i32(static_cast<int64_t>(source))) {
-      a_.mov(x86::qword_ptr(kHart, kRingNext, 0, rec), Imm(static_cast<int32_t>(source)));
-    } else {
-      a_.mov(x86::rcx, Imm(source));
-      a_.mov(x86::qword_ptr(kHart, kRingNext, 0, rec), x86::rcx);
-    }
-    a_.mov(x86::qword_ptr(kHart, kRingNext, 0, rec + 8), target);
-    a_.mov(x86::qword_ptr(kHart, kRingNext, 0, rec + 16), Imm(static_cast<int32_t>(type)));
-    a_.add(kRingNext.r32(), Imm(sizeof(TransferRecord)));
-    a_.and_(kRingNext.r32(), Imm(TransferRing::kBytes - 1));
+  // --- Smctr: the recording point of translated code ---
+  static constexpr size_t kCtr = offsetof(Hart, csr) + offsetof(csr::State, ctr);
+  static Mem ctr_q(size_t field) { return hart_q(kCtr + field); }
+  // Field `field` of the physical entry at byte offset rcx.
+  static Mem ctr_entry(size_t field) {
+    return x86::qword_ptr(kHart, x86::rcx, 0, static_cast<int32_t>(kCtr + offsetof(ctr::State, entries) + field));
   }
-  void record_transfer(uint64_t source, uint64_t target, TransferType type) {
-    a_.mov(x86::rax, Imm(target));
-    record_transfer(source, x86::rax, type);
+  // *m = v, through `tmp` when v is no sign-extended imm32.
+  void store_imm(const Mem& m, uint64_t v, Gp tmp) {
+    if (fits_i32(static_cast<int64_t>(v))) {
+      a_.mov(m, Imm(static_cast<int32_t>(v)));
+    } else {
+      a_.mov(tmp, Imm(v));
+      a_.mov(m, tmp);
+    }
+  }
+  // ctr::record (csr/ctr.cpp) inline, with the same stores, after the transfer retired: now =
+  // instret = r15 + pending_ + 1. The target is `target`, or rax when not given; with `misp`, rdx
+  // holds ctrtarget.MISP (emit_branch_predict). Clobbers rcx and rdx, and rax unless it is the target.
+  void emit_ctr_record(jit::CtrOp op, TransferType type, std::optional<uint64_t> target, bool misp) {
+    using jit::CtrOp;
+    if (op == CtrOp::None) return;
+    const Mem wrptr = ctr_q(offsetof(ctr::State, wrptr_off)), wrmask = ctr_q(offsetof(ctr::State, wrptr_mask));
+    const Mem cycle_base = ctr_q(offsetof(ctr::State, cycle_base));
+    a_.mov(x86::rcx, wrptr);
+    if (op == CtrOp::Pop) {  // RASEMU return: WRPTR goes back, and that entry's V clears
+      a_.sub(x86::rcx, Imm(sizeof(ctr::Entry)));
+      a_.and_(x86::rcx, wrmask);
+      a_.mov(wrptr, x86::rcx);
+      a_.and_(ctr_entry(offsetof(ctr::Entry, source)), Imm(~int32_t(ctr::CTRSOURCE_V)));
+      return;
+    }
+    if (op == CtrOp::Swap) {  // RASEMU co-routine swap: logical entry 0 in place
+      a_.sub(x86::rcx, Imm(sizeof(ctr::Entry)));
+      a_.and_(x86::rcx, wrmask);
+    }
+    const Gp tmp = target ? Gp(x86::rax) : Gp(x86::rdx);  // free here
+    const Mem target_mem = ctr_entry(offsetof(ctr::Entry, target));
+    if (!target) {
+      a_.mov(target_mem, x86::rax);  // jalr targets have bit 0 clear: MISP 0
+    } else if (misp && fits_i32(static_cast<int64_t>(*target))) {
+      a_.or_(x86::rdx, Imm(static_cast<int32_t>(*target)));
+      a_.mov(target_mem, x86::rdx);
+    } else if (misp) {
+      a_.mov(x86::rax, Imm(*target));
+      a_.or_(x86::rax, x86::rdx);
+      a_.mov(target_mem, x86::rax);
+    } else {
+      store_imm(target_mem, *target, tmp);
+    }
+    store_imm(ctr_entry(offsetof(ctr::Entry, source)), pc_ | ctr::CTRSOURCE_V, tmp);
+    a_.mov(ctr_entry(offsetof(ctr::Entry, type)), Imm(static_cast<int32_t>(type)));
+    // cycles = now - cycle_base (CCV in bit 63; RASEMU records it clear); cycle_base = now ^ CCV.
+    const Mem now = x86::ptr(kInstretReg, static_cast<int32_t>(pending_ + 1));
+    a_.lea(tmp, now);
+    a_.sub(tmp, cycle_base);
+    if (plan_.cfg.record_mask & ctr::kRasEmu) a_.btr(tmp, Imm(63));
+    a_.mov(ctr_entry(offsetof(ctr::Entry, cycles)), tmp);
+    a_.lea(tmp, now);
+    a_.btc(tmp, Imm(63));
+    a_.mov(cycle_base, tmp);
+    if (op == CtrOp::Push) {
+      a_.add(x86::rcx, Imm(sizeof(ctr::Entry)));
+      a_.and_(x86::rcx, wrmask);
+      a_.mov(wrptr, x86::rcx);
+    }
   }
 
   // A chainable exit to a known pc, counting `retired` more instructions.
-  void emit_direct_exit(uint64_t target, unsigned retired, const Insn* last = nullptr, bool taken = false) {
+  void emit_direct_exit(uint64_t target, unsigned retired, const jit::PlanInsn* last = nullptr, bool taken = false) {
     fold_fp_flags();
     emit_exit_events(last, taken);
     add_instret(pending_ + retired);
@@ -435,7 +464,7 @@ class BlockEmitter {
   }
 
   // An exit to the pc in rax, through the pc -> code table (lookup_index, computed inline).
-  void emit_indirect_exit(unsigned retired, const Insn* last) {
+  void emit_indirect_exit(unsigned retired, const jit::PlanInsn* last) {
     fold_fp_flags();
     emit_exit_events(last, false);
     add_instret(pending_ + retired);
@@ -461,11 +490,14 @@ class BlockEmitter {
     a_.bind(miss);
   }
 
-  void emit_terminator(const Insn& i) {
-    const uint16_t f = i.flags();
-    if (f & kBranch) return emit_branch(i);
-    if (i.op == Op::JAL && !((pc_ + i.imm) & ialign_mask_)) return emit_jal(i);
-    if (i.op == Op::JALR) return emit_jalr(i);
+  void emit_terminator(const jit::PlanInsn& p) {
+    const Insn& i = p.insn;
+    switch (p.exit) {
+      case jit::Exit::Branch: return emit_branch(p);
+      case jit::Exit::Direct: return emit_direct_jump(p);
+      case jit::Exit::Indirect: return emit_jalr(p);
+      default: break;
+    }
     // Everything else that ends a block runs its semantics and returns to the exec loop, which
     // re-derives the translation key (a CSR write or trap return may have changed the mode).
     call_semantics(i);
@@ -478,7 +510,7 @@ class BlockEmitter {
     a_.bind(next);
     set_pc(pc_ + i.len);
     a_.bind(jumped);
-    emit_exit_events(&i, false);
+    emit_exit_events(&p, false);
     add_instret(1);
     exit_with(kExitDispatch);
   }
@@ -501,84 +533,80 @@ class BlockEmitter {
     }
   }
 
+  // One side of a conditional branch, once it retired: the predictor, then the record.
+  void emit_branch_side(const jit::PlanInsn& p, bool taken) {
+    const jit::CtrOp op = taken ? p.record_taken : p.record_not_taken;
+    emit_branch_predict(p, taken, op != jit::CtrOp::None);
+    emit_ctr_record(op, taken ? p.taken_type : p.not_taken_type, taken ? p.target : pc_ + p.insn.len, true);
+  }
+
   // The taken side of a conditional branch: records, counts and leaves to the target.
-  void emit_taken_exit(const Insn& i) {
-    const uint64_t target = pc_ + i.imm;
-    if (target & ialign_mask_) {  // only without C: raise instruction-address-misaligned
-      emit_helper(i);
+  void emit_taken_exit(const jit::PlanInsn& p) {
+    if (p.taken_traps) {  // only without C: raise instruction-address-misaligned
+      emit_helper(p.insn);
       return;
     }
-    if (cfg_.transfer_hooks) record_transfer(pc_, target, TransferType::TakenBranch);
-    emit_branch_miss(true);
-    emit_direct_exit(target, 1, &i, true);
+    emit_branch_side(p, true);
+    emit_direct_exit(p.target, 1, &p, true);
+  }
+
+  // Restores the emitter's position in the block for out-of-line code queued at idx.
+  void resume_at(size_t idx, unsigned pending, const std::array<uint16_t, pmu::kEventCount>& ev) {
+    idx_ = idx;
+    pc_ = plan_.insns[idx].pc;
+    pending_ = pending;
+    pend_ev_ = ev;
   }
 
   // A conditional branch that does not end the block (a superblock): the taken side is out of line,
   // with the pending counts as they stand here.
-  void emit_side_exit(const Insn& i) {
+  void emit_side_exit(const jit::PlanInsn& p) {
     Label taken = a_.newLabel();
-    emit_branch_test(i, taken);
-    slow_paths_.push_back([this, &i, taken, pc = pc_, pending = pending_, ev = pend_ev_] {
+    emit_branch_test(p.insn, taken);
+    slow_paths_.push_back([this, &p, taken, idx = idx_, pending = pending_, ev = pend_ev_] {
       a_.bind(taken);
-      pc_ = pc;
-      pending_ = pending;
-      pend_ev_ = ev;
-      emit_taken_exit(i);
+      resume_at(idx, pending, ev);
+      emit_taken_exit(p);
     });
-    if (cfg_.transfer_hooks) record_transfer(pc_, pc_ + i.len, TransferType::NotTakenBranch);
-    emit_branch_miss(false);
+    emit_branch_side(p, false);
   }
 
   // A conditional branch that ends the block: both sides are exits.
-  void emit_branch(const Insn& i) {
+  void emit_branch(const jit::PlanInsn& p) {
     Label taken = a_.newLabel();
-    emit_branch_test(i, taken);
-    const uint64_t fall = pc_ + i.len;
-    if (cfg_.transfer_hooks) record_transfer(pc_, fall, TransferType::NotTakenBranch);
-    emit_branch_miss(false);
-    emit_direct_exit(fall, 1, &i, false);
+    emit_branch_test(p.insn, taken);
+    emit_branch_side(p, false);
+    emit_direct_exit(pc_ + p.insn.len, 1, &p, false);
     a_.bind(taken);
-    emit_taken_exit(i);
+    emit_taken_exit(p);
   }
 
-  void emit_jal(const Insn& i) {
-    const uint64_t target = pc_ + i.imm;
-    link(i.rd, pc_ + i.len);
-    if (cfg_.transfer_hooks) record_transfer(pc_, target, classify_transfer(i, true));
-    emit_direct_exit(target, 1, &i);
+  // jal, or a jalr whose target the plan knows: a chainable exit.
+  void emit_direct_jump(const jit::PlanInsn& p) {
+    link(p.insn.rd, pc_ + p.insn.len);
+    emit_ctr_record(p.record_taken, p.taken_type, p.target, false);
+    emit_direct_exit(p.target, 1, &p);
   }
 
-  void emit_jalr(const Insn& i) {
-    // auipc/lui + jalr through the same register (a far call or tail call): the target is known
-    // here, so the exit is direct and can be chained.
-    if (known_.valid && known_.reg == i.rs1) {
-      const uint64_t target = (known_.value + i.imm) & ~uint64_t(1);
-      if (!(target & ialign_mask_)) {
-        link(i.rd, pc_ + i.len);
-        if (cfg_.transfer_hooks) record_transfer(pc_, target, classify_transfer(i, true));
-        emit_direct_exit(target, 1, &i);
-        return;
-      }
-    }
+  void emit_jalr(const jit::PlanInsn& p) {
+    const Insn& i = p.insn;
     Gp s = src(i.rs1, x86::rax);
     a_.lea(x86::rax, x86::ptr(s, static_cast<int32_t>(i.imm)));
     a_.and_(x86::rax, Imm(-2));
-    if (ialign_mask_ & 2) {
+    if (plan_.cfg.ialign_mask & 2) {
       // Out of line, so that the helper's sync leaves the pending counts of the aligned path alone.
       Label misaligned = a_.newLabel();
       a_.test(x86::al, Imm(2));
       a_.jnz(misaligned);
-      slow_paths_.push_back([this, &i, misaligned, pc = pc_, pending = pending_, ev = pend_ev_] {
+      slow_paths_.push_back([this, &i, misaligned, idx = idx_, pending = pending_, ev = pend_ev_] {
         a_.bind(misaligned);
-        pc_ = pc;
-        pending_ = pending;
-        pend_ev_ = ev;
+        resume_at(idx, pending, ev);
         emit_helper(i);  // raises instruction-address-misaligned, and so never comes back
       });
     }
     link(i.rd, pc_ + i.len);
-    if (cfg_.transfer_hooks) record_transfer(pc_, x86::rax, classify_transfer(i, true));
-    emit_indirect_exit(1, &i);
+    emit_ctr_record(p.record_taken, p.taken_type, std::nullopt, false);
+    emit_indirect_exit(1, &p);
   }
 
   void link(unsigned rd, uint64_t value) {
@@ -885,13 +913,10 @@ class BlockEmitter {
   void slow_path(const Insn& i, Label slow, Label back, size_t site = SIZE_MAX) {
     const unsigned saved_pending = pending_;
     const auto saved_ev = pend_ev_;
-    const uint64_t pc = pc_;
-    slow_paths_.push_back([this, &i, slow, back, saved_pending, saved_ev, pc, site] {
+    slow_paths_.push_back([this, &i, slow, back, saved_pending, saved_ev, idx = idx_, site] {
       a_.bind(slow);
       if (site != SIZE_MAX) b_.faults[site].slow_off = static_cast<uint32_t>(a_.offset());
-      pc_ = pc;
-      pending_ = saved_pending;
-      pend_ev_ = saved_ev;
+      resume_at(idx, saved_pending, saved_ev);
       emit_helper(i);
       // The fast path continues with the same pending counts: undo the sync the helper did.
       a_.sub(kInstretReg, Imm(saved_pending));
@@ -1220,59 +1245,21 @@ class BlockEmitter {
   unsigned pending_ = 0;
   bool fp_emitted_ = false;  // an inline FP operation may have raised flags not yet in hart.fflags
   std::array<uint16_t, pmu::kEventCount> pend_ev_{};  // events of retired instructions not yet counted
-  struct {
-    bool valid = false;
-    unsigned reg = 0;
-    uint64_t value = 0;
-  } known_;
-  uint8_t ialign_mask_ = 1;
-
- public:
-  void set_ialign_mask(uint8_t m) { ialign_mask_ = m; }
+  const jit::BlockPlan& plan_;
 };
-
-// Where the block must stop: it never crosses a guest page, so code-page invalidation stays per page.
-constexpr uint64_t kPage = 4096;
 
 }  // namespace
 
-bool translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, Hart& h, BlockCode& out) {
-  out = BlockCode{};
-  out.pc = h.pc;
-  uint64_t pc = h.pc;
-  const uint64_t page_end = (h.pc & ~(kPage - 1)) + kPage;
-  while (out.insns.size() < cfg.max_insns && pc < page_end) {
-    uint32_t raw;
-    const uint64_t saved = h.pc;
-    h.pc = pc;
-    bool ok = fetch_insn(h, raw);
-    h.pc = saved;
-    if (!ok) {
-      if (out.insns.empty()) return false;  // the exec loop raises the fetch fault
-      break;                                // the next block will
-    }
-    Insn i = decode(raw, h.csr.isa);
-    if (cfg.fp_off && (i.flags() & kFp)) i = i.as_illegal();  // mstatus.FS = Off: illegal-instruction
-    // An instruction straddling the page end belongs to the next block, unless it is the first.
-    if (pc + i.len > page_end && !out.insns.empty()) break;
-    out.insns.push_back(i);
-    out.insn_pc.push_back(pc);
-    pc += i.len;
-    // Conditional branches do not end a block: their taken side is a side exit.
-    if ((i.flags() & kEnd) && !(i.flags() & kBranch)) break;
-  }
-  out.end_pc = pc;
+void translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, BlockCode& out) {
   uint32_t size = 0;
   out.code = emit_at_cursor(
       arena,
       [&](x86::Assembler& a, CodeHolder&) {
         BlockEmitter e(a, cfg, tramp, out);
-        e.set_ialign_mask(h.ialign_mask);
         e.emit();
       },
       &size);
   out.size = size;
-  return true;
 }
 
 }  // namespace brisk::x64

@@ -1,4 +1,5 @@
-// The baseline tier: translates a guest basic block to x86-64 with asmjit (DESIGN.md principles 1-5).
+// The baseline tier: emits a block plan (jit/block_plan.h) as x86-64 code with asmjit
+// (docs/architecture.md, "Engines and tiers").
 //
 // Register convention inside translated code:
 //   rbp = Hart*, r15 = instret, rax/rcx/rdx = scratch,
@@ -11,6 +12,7 @@
 #include <deque>
 #include <vector>
 
+#include "jit/block_plan.h"
 #include "jit/insn.h"
 #include "jit/x64/code_arena.h"
 
@@ -54,21 +56,16 @@ constexpr uint8_t kMappedGuestOrder[kMaxMappedRegs] = {15, 14, 10, 13, 12, 16, 1
 
 struct TranslateConfig {
   unsigned mapped_regs = kMaxMappedRegs;
-  bool transfer_hooks = false;  // append every branch/jump to hart.transfers inline (mapped_regs < 10)
   bool deadlines = false;       // check hart.deadline at every block entry
   uint64_t flat_limit = 0;      // guest va < flat_limit is at host flat_base + va (user mode); 0: none
   uint64_t flat_base = 0;       // below 2 GiB: a displacement in every access
   unsigned mmu_index = 0;       // without flat memory: which of the hart's TLBs data accesses use
-  bool fp_off = false;          // mstatus.FS is Off: every F/D instruction raises illegal-instruction
   // FP arithmetic inline on SSE (needs mstatus.FS Dirty, so nothing has to mark it): when the rounding
   // mode resolves to RNE (frm_rne covers rm = DYN); fused multiply-adds also need the host's FMA3.
   bool fp_inline = false;
   bool frm_rne = false;
   bool host_fma = false;
-  // Performance events to count (bit e: pmu::Event e), into the counts of privilege `priv`.
-  uint32_t count_events = 0;
-  unsigned priv = 0;
-  unsigned max_insns = 64;
+  unsigned priv = 0;  // the plan's events count into this privilege's counts
 };
 
 // An inline memory access that may fault on the host: where it is and what state it stands for.
@@ -97,10 +94,8 @@ struct HelperSite {
 };
 
 struct BlockCode {
-  uint64_t pc = 0, end_pc = 0;
+  jit::BlockPlan plan;
   std::deque<HelperSite> sites;  // addressed from the code, so never moved
-  std::vector<Insn> insns;  // helper calls point into this, so it never changes after translation
-  std::vector<uint64_t> insn_pc;
   uint8_t* code = nullptr;
   uint32_t size = 0;
   std::vector<FaultSite> faults;
@@ -124,12 +119,9 @@ int mapped_host_reg(unsigned mapped_regs, unsigned guest);
 // Host register number (asmjit id) of the i-th mapped guest register.
 unsigned mapped_host_id(unsigned i);
 
-// `ring`: the code that runs with these trampolines keeps the transfer ring's write offset in the last
-// mapped host register, so it maps at most kMaxMappedRegs - 1 guest registers.
-Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs, bool ring);
+Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs);
 
-// Decodes the block at h.pc and translates it into the arena. Returns false, with h.trap raised,
-// when its first instruction cannot be fetched; throws std::length_error when the arena is full.
-bool translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, Hart& h, BlockCode& out);
+// Emits out.plan into the arena; throws std::length_error when the arena is full.
+void translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, BlockCode& out);
 
 }  // namespace brisk::x64

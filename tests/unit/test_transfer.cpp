@@ -1,16 +1,21 @@
-// The control-transfer sink: tests/guest/transfer.S executes every Smctr transfer type once or more, and
-// each engine must leave exactly the same records in hart().transfers, in order.
+// CTR recording of branches and jumps: tests/guest/transfer.S executes every Smctr transfer type once or
+// more, and with U-mode recording of every type each engine must leave exactly the same entries in
+// the CTR buffer (csr/ctr.h), in order.
 #include <fcntl.h>
 #include <gelf.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "csr/ctr.h"
+#include "runtime/error.h"
+#include "runtime/hart.h"
 #include "runtime/linux_user.h"
 
 namespace brisk {
@@ -52,29 +57,54 @@ struct Config {
   const char* name;
   unsigned jit_regs;
 };
-// The JIT also runs with no guest registers in host registers: its hooks must not clobber mapped ones.
-// The interpreter records through CTR instead (csr/ctr.h; tests/unit/test_ctr.cpp).
-const Config kEngines[] = {{"jit", 10}, {"jit", 0}};
+// The JIT also runs with no guest registers in host registers: its recording must not clobber mapped
+// ones. The checker compares the CTR state with the interpreter's after every block.
+const Config kEngines[] = {{"interp", 10}, {"jit", 10}, {"jit", 0}, {"check", 10}};
 
 struct Outcome {
   int exit_code;
-  uint64_t head;
+  unsigned valid;            // entries with ctrsource.V set
   std::vector<Rec> records;  // oldest first
 };
 
-Outcome run_guest(const Config& engine, bool sink) {
+UserOptions options(const Config& engine) {
   UserOptions opt;
   opt.program = BRISK_TRANSFER_GUEST;
   opt.argv = {opt.program};
   opt.engine.name = engine.name;
   opt.engine.jit_regs = engine.jit_regs;
-  opt.transfer_sink = sink;
-  LinuxUser user(opt);
+  return opt;
+}
+
+// As if the guest's S-mode had enabled U-mode recording of every type, not-taken branches included,
+// at depth 256.
+void record_user_mode(Hart& h, uint64_t ctrctl = ctr::CTRCTL_U | ctr::CTRCTL_NTBREN) {
+  ctr::write_ctrctl(h, ctrctl, false);
+  ctr::set_depth(h, 4);
+  ctr::sync_activity(h);
+}
+
+// Runs the guest with mctrctl = ctrctl (0: CTR off) and the buffer's valid entries, oldest first; with
+// `raw`, every logical entry as it reads, valid or not.
+Outcome run_guest(const Config& engine, uint64_t ctrctl, bool raw = false) {
+  LinuxUser user(options(engine));
+  if (ctrctl) record_user_mode(user.hart(), ctrctl);
   Outcome out{user.run().exit_code, 0, {}};
-  for (const TransferRecord& r : user.hart().transfers.oldest_first()) out.records.push_back({r.source, r.target, r.type});
-  out.head = out.records.size();
+  const Hart& h = user.hart();
+  for (unsigned n = ctr::depth(h.csr.ctr); n-- > 0;) {
+    const ctr::Record r = ctr::logical_entry(h, n);
+    if (raw) {
+      out.records.push_back({r.source, r.target, r.data & ctr::CTRDATA_TYPE});
+      continue;
+    }
+    if (!(r.source & ctr::CTRSOURCE_V)) continue;
+    out.valid++;
+    out.records.push_back({r.source & ~ctr::CTRSOURCE_V, r.target & ~ctr::CTRTARGET_MISP, r.data & ctr::CTRDATA_TYPE});
+  }
   return out;
 }
+
+constexpr uint64_t kEveryType = ctr::CTRCTL_U | ctr::CTRCTL_NTBREN;
 
 struct Expected {
   const char* source;
@@ -136,22 +166,55 @@ TEST(Transfer, EveryTypeIsRecordedInOrderByEveryEngine) {
   std::vector<Rec> first;
   for (const Config& engine : kEngines) {
     SCOPED_TRACE(describe(engine));
-    const Outcome o = run_guest(engine, true);
+    const Outcome o = run_guest(engine, kEveryType);
     EXPECT_EQ(o.exit_code, 0);
-    // The ring never wrapped, so records holds every record written.
-    EXPECT_EQ(o.head, expected.size());
+    // The buffer never wrapped, so records holds every record written.
+    EXPECT_EQ(o.valid, expected.size());
     EXPECT_EQ(o.records, expected);
     if (first.empty()) first = o.records;
     EXPECT_EQ(o.records, first) << "differs from " << describe(kEngines[0]);
   }
 }
 
-TEST(Transfer, NothingIsRecordedWithoutTheSink) {
+TEST(Transfer, NothingIsRecordedWithCtrOff) {
   for (const Config& engine : kEngines) {
     SCOPED_TRACE(describe(engine));
-    const Outcome o = run_guest(engine, false);
+    const Outcome o = run_guest(engine, 0);
     EXPECT_EQ(o.exit_code, 0);
-    EXPECT_EQ(o.head, 0u);
+    EXPECT_EQ(o.valid, 0u);
+  }
+}
+
+// RASEMU: calls push, returns pop and clear V, co-routine swaps rewrite the youngest entry. Every
+// engine leaves the same buffer (the checker compares it after every block), and transfer.S returns
+// from each of its calls, so that only the two swaps' entry and the popped ones remain.
+TEST(Transfer, RasEmuCallStackIsTheSameInEveryEngine) {
+  std::vector<Rec> first;
+  for (const Config& engine : kEngines) {
+    SCOPED_TRACE(describe(engine));
+    const Outcome o = run_guest(engine, ctr::CTRCTL_U | ctr::CTRCTL_RASEMU, true);
+    EXPECT_EQ(o.exit_code, 0);
+    if (first.empty()) first = o.records;
+    EXPECT_EQ(o.records, first) << "differs from " << describe(kEngines[0]);
+  }
+  const auto sym = read_symbols(BRISK_TRANSFER_GUEST);
+  // The youngest entry: the second swap rewrote the first one in place.
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(first.back(), (Rec{sym.at("coroutine") | ctr::CTRSOURCE_V, sym.at("swap_next"), 12}));
+}
+
+// The checker catches a difference in the CTR buffer: BRISK_CHECK_SELFTEST=ctr:N corrupts the youngest
+// entry after translated code, before the Nth comparison, and names the entry.
+TEST(Transfer, CheckerNamesTheCtrEntryThatDiffers) {
+  ASSERT_EQ(setenv("BRISK_CHECK_SELFTEST", "ctr:20", 1), 0);
+  LinuxUser user(options({"check", 10}));
+  unsetenv("BRISK_CHECK_SELFTEST");
+  record_user_mode(user.hart(), kEveryType);
+  try {
+    user.run();
+    ADD_FAILURE() << "the corrupted CTR entry went unnoticed";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("CTR physical entry"), std::string::npos) << e.what();
   }
 }
 

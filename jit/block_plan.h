@@ -1,0 +1,76 @@
+// The host-neutral description of a translation block (docs/architecture.md, "The block plan"):
+// which guest instructions it runs, what each retires in static events, which control transfers it
+// records in CTR and how it leaves. Every decision that depends on the translation key is made here,
+// once, so that each backend (jit/x64 today) only emits what the plan says.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "jit/insn.h"
+#include "jit/transfer.h"
+
+namespace brisk {
+struct Hart;
+}
+
+namespace brisk::jit {
+
+// The parts of the translation key the plan depends on.
+struct PlanConfig {
+  unsigned max_insns = 64;
+  bool fp_off = false;          // mstatus.FS is Off: every F/D instruction raises illegal-instruction
+  uint32_t count_events = 0;    // pmu::active_events (bit e: pmu::Event e)
+  uint32_t record_mask = 0;     // ctr::record_mask: the transfer types CTR records
+  uint8_t ialign_mask = 1;      // Hart::ialign_mask
+};
+
+// How one control transfer changes the CTR buffer (csr/ctr.cpp, ctr::record).
+enum class CtrOp : uint8_t {
+  None,  // not recorded
+  Push,  // a new entry at WRPTR; WRPTR advances (CCV cleared under RASEMU)
+  Pop,   // RASEMU return: WRPTR goes back, that entry's V clears
+  Swap,  // RASEMU co-routine swap: logical entry 0 is rewritten in place
+};
+
+// How an instruction leaves the block, if it does.
+enum class Exit : uint8_t {
+  None,      // falls through to the next instruction (or, last, to a direct exit to end_pc)
+  Side,      // conditional branch inside the block: taken leaves to `target`, not taken goes on
+  Branch,    // conditional branch ending the block: both sides leave, to `target` and the next pc
+  Direct,    // jal, or jalr whose target an auipc/lui before it fixed: leaves to `target`
+  Indirect,  // jalr: leaves to a register's value
+  Helper,    // runs its semantics out of line and returns to the exec loop
+};
+
+struct PlanInsn {
+  Insn insn;
+  uint64_t pc = 0;
+  uint32_t events = 0;  // the static events (bit e) it counts when it retires, among those counted
+  Exit exit = Exit::None;
+  uint64_t target = 0;  // Side, Branch, Direct
+  // Branches: a taken target breaking IALIGN raises instruction-address-misaligned instead.
+  bool taken_traps = false;
+  // The transfer types of its taken and not-taken side (TransferType::None when there is none), and
+  // what CTR does with each.
+  TransferType taken_type = TransferType::None, not_taken_type = TransferType::None;
+  CtrOp record_taken = CtrOp::None, record_not_taken = CtrOp::None;
+  // A conditional branch whose outcome the gshare model (pmu::Gshare) must see exactly once: branch
+  // misses are counted, or CTR records one of its sides (MISP).
+  bool predict = false;
+  bool count_miss = false;  // and the misprediction counts as a branch miss
+};
+
+struct BlockPlan {
+  uint64_t pc = 0, end_pc = 0;
+  PlanConfig cfg;
+  std::vector<PlanInsn> insns;  // helper calls in translated code point into this: never changed after planning
+  bool count_taken = false;     // taken conditional branches count pmu::kTakenBranches
+};
+
+// Decodes the block at h.pc: up to cfg.max_insns instructions, within one guest page, to the first
+// one that must end a block (a conditional branch does not: its taken side is a side exit). Returns
+// false, with h.trap raised, when its first instruction cannot be fetched.
+bool plan_block(Hart& h, const PlanConfig& cfg, BlockPlan& out);
+
+}  // namespace brisk::jit
