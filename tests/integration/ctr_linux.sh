@@ -26,6 +26,11 @@ BOOT_ARGS="--ctr=any,not_taken --ctr-dump=$dump" BOOT_CONSOLE=$console \
 grep -Eq '^dt-isa=rv64.*_smctr_.*_ssctr(_|$)' "$console" \
     || { show_console; fail "the device tree's riscv,isa lacks smctr or ssctr"; }
 pass "device tree: riscv,isa has smctr and ssctr"
+# OpenSBI 1.9 lists what it detected; with Ssctr it sets mstateen0.CTR for S mode.
+grep -Eq '^Boot HART ISA Extensions *: .*\bsmctr,ssctr\b' "$console" \
+    || { show_console; fail "OpenSBI did not detect smctr and ssctr"; }
+pass "OpenSBI detected smctr and ssctr"
+# Linux 6.12 knows neither, so /proc/cpuinfo's isa line does not list them (boot_linux.sh checks the rest).
 
 [[ -s $dump ]] || fail "--ctr-dump wrote nothing to $dump"
 head -1 "$dump" | grep -Eq '^# ctr: hart 0 at exit: 256 valid entries of 256, youngest first$' \
