@@ -30,7 +30,7 @@ expect_error "bad depth" "^brisk: --ctr-depth: '100' is not one of 16, 32, 64, 1
 expect_error "S-mode filter in user mode" "^brisk: --ctr: filter 'k' records S-mode" --ctr=k "$TRANSFER"
 expect_error "depth the CPU leaves out" "^brisk: --ctr-depth 16: not one of the depths" \
     --cpu rv64,ctr-depths=64 --ctr --ctr-depth 16 "$TRANSFER"
-expect_error "--ctr without Smctr" "^brisk: --ctr and --ctr-depth need Smctr" --cpu rv64,smctr=off --ctr "$TRANSFER"
+expect_error "--ctr without Smctr" "^brisk: --ctr and --ctr-depth need Smctr" --cpu rv64,smctr=off,ssctr=off --ctr "$TRANSFER"
 
 # --- exact dump of every transfer type -----------------------------------------------------------
 # expected FILTER_TYPES...: the dump the transfer guest must leave when the listed types are recorded.
@@ -57,7 +57,8 @@ run = [("br_nt", "br_nt_next", "not-taken-branch"), ("br_nt_next", "br_t_to", "t
        ("other_ind", "other_ind_to", "other-indirect-jump"), ("other_dir", "other_dir_to", "other-direct-jump")]
 # gshare: 4096 two-bit counters from 0, indexed by (pc >> 1) ^ 12 bits of history.
 counter, history = [0] * 4096, 0
-lines, last_target = [], None
+# Each transfer ends a straight-line run of instructions from the previous transfer's target.
+lines, pc, elapsed, first = [], syms["_start"], 0, True
 for src, dst, kind in run:
     s, t = syms[src], syms[dst]
     misp = False
@@ -67,12 +68,12 @@ for src, dst, kind in run:
         misp = (counter[k] >= 2) != taken
         counter[k] = min(counter[k] + 1, 3) if taken else max(counter[k] - 1, 0)
         history = ((history << 1) | taken) & 4095
+    elapsed += sum(1 for a in insns if pc <= a <= s)
+    pc = t
     if kind not in recorded:
         continue
-    # Straight-line code ran from the previous record's target up to and including this transfer.
-    cycles = 0 if last_target is None else sum(1 for a in insns if last_target <= a <= s)
-    lines.append(f"{s:#x}/{t:#x}/{'M' if misp else 'P'}/-/-/{cycles} {kind}")
-    last_target = t
+    lines.append(f"{s:#x}/{t:#x}/{'M' if misp else 'P'}/-/-/{0 if first else elapsed} {kind}")
+    elapsed, first = 0, False
 print(f"# ctr: hart 0 at exit: {len(lines)} valid entries of 256, youngest first")
 print("\n".join(reversed(lines)))
 EOF
