@@ -2,7 +2,8 @@
 # The engines record the same control transfers: Debian's busybox and xz run under --engine=jit and
 # --engine=interp with every type recorded (--ctr=any,not_taken, depth 256) and, separately, in
 # RASEMU call-stack mode; the --ctr-dump at exit (types, sources, targets, mispredicts and cycle
-# counts of the last 256 transfers) must be identical, and full.
+# counts of the last 256 transfers) must be identical, and full. --max-insns stops xz at the same
+# instruction under both engines, so its buffer is also compared in the middle of the compression.
 #   ctr_engines.sh BRISK ENGINE (ENGINE is not used: both run)
 # shellcheck source=tests/integration/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -10,14 +11,18 @@ source "$(dirname "$0")/lib.sh"
 data=$WORK/data.bin
 make_data "$data" $((64 * 1024))
 
-# same_dump DESCRIPTION FILTERS PROGRAM ARG...: both engines' dumps, compared; sets $entries.
+# same_dump DESCRIPTION FILTERS PROGRAM ARG...: both engines' dumps, compared; sets $entries. Runs
+# with the brisk options in $stop, and the exit status must be $want_status.
+stop=() want_status=0
 same_dump() {
-    local what=$1 filters=$2 engine
+    local what=$1 filters=$2 engine status
     shift 2
     for engine in interp jit; do
-        "$BRISK" run --engine="$engine" --sysroot "$SYSROOT" --ctr="$filters" --ctr-depth 256 \
-            --ctr-dump="$WORK/$engine.dump" "$@" >"$WORK/$engine.out" \
-            || fail "$what: --engine=$engine exited with status $?"
+        status=0
+        "$BRISK" run --engine="$engine" --sysroot "$SYSROOT" --ctr="$filters" --ctr-depth 256 "${stop[@]}" \
+            --ctr-dump="$WORK/$engine.dump" "$@" >"$WORK/$engine.out" 2>"$WORK/$engine.err" || status=$?
+        ((status == want_status)) \
+            || fail "$what: --engine=$engine exited with status $status, want $want_status: $(tail -2 "$WORK/$engine.err")"
     done
     cmp -s "$WORK/interp.out" "$WORK/jit.out" || fail "$what: the engines' outputs differ"
     diff -u "$WORK/interp.dump" "$WORK/jit.dump" >"$WORK/diff" \
@@ -38,3 +43,7 @@ same_dump "xz -6, call stack" any,stack "$SYSROOT/usr/bin/xz" -T1 -c -6 "$data"
 ! grep -Evq '^#|(direct-call|indirect-call|co-routine-swap)$' "$WORK/jit.dump" \
     || fail "xz call stack: entries other than calls: $(grep -Ev '^#|call$' "$WORK/jit.dump" | head -3)"
 same_dump "busybox sh, call stack" any,stack "$BUSYBOX" sh -c 'for i in 1 2 3; do echo $i; done'
+stop=(--max-insns 3000000) want_status=125
+for filters in any,not_taken any,stack; do
+    same_dump "xz -6 stopped after 3000000 instructions, --ctr=$filters" "$filters" "$SYSROOT/usr/bin/xz" -T1 -c -6 "$data"
+done
