@@ -18,8 +18,9 @@ expect_error() {
     shift 2
     "$BRISK" run "$@" >"$WORK/out" 2>"$WORK/err" || status=$?
     ((status == 1)) || fail "$what: exit status $status, want 1 ($(head -2 "$WORK/err"))"
-    (($(wc -l <"$WORK/err") == 1)) && grep -Eq "$want" "$WORK/err" \
-        || fail "$what: stderr '$(head -3 "$WORK/err")', want one line matching '$want'"
+    if (($(wc -l <"$WORK/err") != 1)) || ! grep -Eq "$want" "$WORK/err"; then
+        fail "$what: stderr '$(head -3 "$WORK/err")', want one line matching '$want'"
+    fi
     pass "$what"
 }
 expect_error "unknown filter" "^brisk: --ctr: unknown filter 'jumps' \(accepted: any, any_call, .*not_taken.*\)$" \
