@@ -100,6 +100,11 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
   hart_.csr.menvcfg = hart_.csr.senvcfg = envcfg;
   hart_.csr.clock = &clock_;
   hart_.pc = entry;
+  ctr::configure(hart_, opt_.ctr, ctr::CTRCTL_U, ctr::CTRCTL_U);
+  if (opt_.ctr.dump) {
+    ctr_dump_ = std::make_unique<ctr::Dump>(opt_.ctr.dump_path);
+    limiter_.on_sigusr1([this] { ctr_dump_->write({&hart_}, "on SIGUSR1"); });
+  }
   build_stack(exe, interp_base);
   vm_.on_code_change = [this](uint64_t start, uint64_t end) { engine_->invalidate(hart_, start, end); };
 }
@@ -169,6 +174,7 @@ void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
 UserResult LinuxUser::run() {
   limiter_.start({&hart_});
   engine_->run(hart_, *this);
+  if (ctr_dump_) ctr_dump_->write({&hart_}, "at exit");
   return {limiter_.status() ? limiter_.status() : exit_code_, hart_.instret, engine_->summary()};
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/ctr_config.h"
 #include "runtime/engine.h"
 #include "runtime/guest_vm.h"
 #include "runtime/host_clock.h"
@@ -23,6 +24,7 @@ struct UserOptions {
   std::string cpu = "rv64";         // QEMU-style rv64,EXT=on|off,... (csr/extensions.h)
   EngineOptions engine;
   RunLimits limits;                 // --timeout, --max-insns (they need engine.deadlines)
+  ctr::Options ctr;                 // --ctr, --ctr-depth, --ctr-dump (SIGUSR1 needs engine.deadlines)
 };
 
 struct UserResult {
@@ -119,6 +121,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   Hart hart_;
   RunLimiter limiter_{opt_.limits};  // after hart_: its timer signal touches hart_
   std::unique_ptr<Engine> engine_;
+  std::unique_ptr<ctr::Dump> ctr_dump_;  // --ctr-dump
   int exit_code_ = 0;
   bool exit_requested_ = false;
   std::set<uint64_t> warned_;

@@ -16,16 +16,22 @@ namespace brisk {
 
 namespace {
 
-// Set by the signal handler; read by reached(). One run (one limiter) at a time per process.
+// Set by the signal handlers; read by reached(). One run (one limiter) at a time per process.
 std::atomic<bool> g_expired{false};
+std::atomic<bool> g_sigusr1{false};
 std::vector<Hart*> g_harts;
-struct sigaction g_old_action;
+struct sigaction g_old_action, g_old_sigusr1;
 
 // The timer signal's period once --timeout has expired.
 constexpr long kRepeatNs = 10'000'000;
 
 void on_timeout(int) {
   g_expired.store(true, std::memory_order_relaxed);
+  for (Hart* h : g_harts) h->request_exit();
+}
+
+void on_user_signal(int) {
+  g_sigusr1.store(true, std::memory_order_relaxed);
   for (Hart* h : g_harts) h->request_exit();
 }
 
@@ -41,9 +47,18 @@ timespec to_timespec(double seconds) {
 
 void RunLimiter::start(const std::vector<Hart*>& harts) {
   for (Hart* h : harts) h->request_exit();
+  g_harts = harts;
+  if (on_sigusr1_) {
+    g_sigusr1 = false;
+    // SA_RESTART: the request waits for a host syscall the guest is blocked in, which goes on.
+    struct sigaction sa {};
+    sa.sa_handler = on_user_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGUSR1, &sa, &g_old_sigusr1);
+  }
   if (limits_.timeout <= 0) return;
   g_expired = false;
-  g_harts = harts;
   // No SA_RESTART: a host syscall the guest is blocked in returns EINTR.
   struct sigaction sa {};
   sa.sa_handler = on_timeout;
@@ -64,9 +79,11 @@ void RunLimiter::start(const std::vector<Hart*>& harts) {
 }
 
 RunLimiter::~RunLimiter() {
-  if (!armed_) return;
-  timer_delete(timer_);
-  sigaction(SIGALRM, &g_old_action, nullptr);
+  if (on_sigusr1_) sigaction(SIGUSR1, &g_old_sigusr1, nullptr);
+  if (armed_) {
+    timer_delete(timer_);
+    sigaction(SIGALRM, &g_old_action, nullptr);
+  }
   g_harts.clear();
 }
 
@@ -92,6 +109,7 @@ bool RunLimiter::reached(Hart& h, uint64_t retired) {
   // The caller's store to h.deadline must come first: a timer signal after this load leaves its
   // request_exit() standing; one before it is seen here.
   std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (on_sigusr1_ && g_sigusr1.exchange(false, std::memory_order_relaxed)) on_sigusr1_();
   if (armed_ && g_expired.load(std::memory_order_relaxed)) {
     diag_print("brisk: stopped: --timeout {} s reached at pc {:#x}, {} instructions\n", limits_.timeout, h.pc,
                retired);

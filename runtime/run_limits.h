@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "runtime/hart.h"
@@ -33,6 +34,10 @@ class RunLimiter {
   // run ends, so that a syscall entered just after the first one is interrupted too.
   void start(const std::vector<Hart*>& harts);
 
+  // Before start(): SIGUSR1 to brisk calls `f` from reached() at the next block boundary, and the
+  // run goes on (--ctr-dump). Translated code must honour deadlines (EngineOptions::deadlines).
+  void on_sigusr1(std::function<void()> f) { on_sigusr1_ = std::move(f); }
+
   // From on_budget (or an idle loop), after h.deadline was set; `retired` counts what all harts
   // retired so far. Lowers h.deadline to where --max-insns stops, exactly. True when a limit was
   // reached: the line is printed, and the run must stop with status().
@@ -46,6 +51,7 @@ class RunLimiter {
   RunLimits limits_;
   timer_t timer_{};
   bool armed_ = false;  // timer_ exists: --timeout was given
+  std::function<void()> on_sigusr1_;
   int status_ = 0;
 };
 

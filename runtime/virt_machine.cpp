@@ -75,6 +75,9 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
     csr::set_isa(h, isa);
     h.csr.clock = &clock_;
     csr::reset(h);
+    // --ctr: as if M-mode firmware had enabled U- and S-mode recording (OpenSBI 1.9 only sets
+    // mstateen0.CTR and never writes mctrctl, so recording stays on into Linux).
+    ctr::configure(h, opt_.ctr, ctr::CTRCTL_U | ctr::CTRCTL_S, ctr::CTRCTL_U | ctr::CTRCTL_S);
     raw.push_back(&h);
   }
   mem_ = std::make_unique<SystemMemory>(bus_, raw);
@@ -102,6 +105,10 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
   EngineOptions eo = opt_.engine;
   eo.deadlines = true;
   engine_ = make_engine(eo);
+  if (opt_.ctr.dump) {
+    ctr_dump_ = std::make_unique<ctr::Dump>(opt_.ctr.dump_path);
+    limiter_.on_sigusr1([this] { dump_ctr("on SIGUSR1"); });
+  }
   mem_->set_code_hooks({[this](Hart& h, uint64_t page) { engine_->invalidate(h, page, page + Bus::kPage); },
                         [this](Hart& h, uint64_t va) { engine_->flush_lookup(h, va); }});
   mem_->set_timer_changed([this](Hart& h) { update_stimer(h, clock_.now()); });
@@ -366,6 +373,12 @@ uint64_t VirtMachine::retired() const {
   return n;
 }
 
+void VirtMachine::dump_ctr(const char* when) {
+  std::vector<const Hart*> harts;
+  for (const auto& h : harts_) harts.push_back(h.get());
+  ctr_dump_->write(harts, when);
+}
+
 SystemResult VirtMachine::run() {
   if (!opt_.dumpdtb.empty()) {
     write_fdt(fdt_, opt_.dumpdtb);
@@ -396,6 +409,7 @@ SystemResult VirtMachine::run() {
       if (limiter_.reached(*harts_[0], retired())) stop(limiter_.status());
     }
   }
+  if (ctr_dump_) dump_ctr("at exit");
   SystemResult r;
   r.exit_code = exit_code_;
   r.instret = retired();

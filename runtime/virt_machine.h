@@ -14,6 +14,7 @@
 #include "devices/sifive_test.h"
 #include "devices/uart16550.h"
 #include "runtime/bus.h"
+#include "runtime/ctr_config.h"
 #include "runtime/engine.h"
 #include "runtime/host_clock.h"
 #include "runtime/mmu.h"
@@ -32,6 +33,7 @@ struct SystemOptions {
   std::string cpu = "rv64";
   EngineOptions engine;
   RunLimits limits;     // --timeout, --max-insns
+  ctr::Options ctr;     // --ctr, --ctr-depth, --ctr-dump
 };
 
 struct SystemResult {
@@ -72,6 +74,7 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   void idle();
   bool poll_htif();
   uint64_t retired() const;  // by all harts
+  void dump_ctr(const char* when);
 
   SystemOptions opt_;
   HostClock clock_;
@@ -85,6 +88,7 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   std::unique_ptr<SifiveTest> test_;
   std::unique_ptr<Device> mrom_;  // fw_dynamic_info for OpenSBI, where QEMU keeps it
   std::unique_ptr<Engine> engine_;
+  std::unique_ptr<ctr::Dump> ctr_dump_;  // --ctr-dump
   std::vector<uint8_t> fdt_;
   uint64_t fdt_addr_ = 0;
   std::optional<uint64_t> tohost_;  // HTIF, when a bare-metal ELF defines tohost

@@ -74,6 +74,42 @@ brisk::RunLimits run_limits(const LimitArgs& a, const brisk::EngineOptions& engi
   return l;
 }
 
+// --ctr, --ctr-depth and --ctr-dump, as typed; ctr_options() checks them (runtime/ctr_config.h).
+// --ctr and --ctr-dump are flags that take a value only with '=', so that `brisk run --ctr PROG`
+// does not read PROG as the filters.
+struct CtrArgs {
+  std::string filters, depth, dump;
+  CLI::Option* filters_given = nullptr;
+  CLI::Option* depth_given = nullptr;
+  CLI::Option* dump_given = nullptr;
+};
+
+void add_ctr_options(CLI::App* cmd, CtrArgs& a, const char* what) {
+  a.filters_given =
+      cmd->add_flag("--ctr{any}", a.filters,
+                    fmt::format("Record control transfers in the Smctr buffer, {}; FILTERS (comma-separated): "
+                                "any (the default), any_call, call, ind_call, any_ret (return), ind_jmp, cond, "
+                                "not_taken, stack (RASEMU), u, k, or a transfer type's name",
+                                what))
+          ->type_name("[=FILTERS]");
+  a.depth_given = cmd->add_option("--ctr-depth", a.depth, "Entries in the CTR buffer: 16, 32, 64, 128 or 256 (default)")
+                      ->type_name("N");
+  a.dump_given = cmd->add_flag("--ctr-dump{-}", a.dump,
+                               "Print the CTR buffer, youngest first, at exit and on SIGUSR1, as perf script brstack "
+                               "text, to brisk's stderr or =FILE")
+                     ->type_name("[=FILE]");
+}
+
+brisk::ctr::Options ctr_options(const CtrArgs& a) {
+  brisk::ctr::Options o;
+  o.record = a.filters_given->count() > 0;
+  if (o.record) o.filters = brisk::ctr::parse_filters(a.filters);
+  if (*a.depth_given) o.depth_code = brisk::ctr::parse_depth(a.depth);
+  o.dump = a.dump_given->count() > 0;
+  if (o.dump && a.dump != "-") o.dump_path = a.dump;
+  return o;
+}
+
 // QEMU's -m: a number of MiB, or with a K/M/G suffix.
 uint64_t parse_size(const std::string& s) {
   size_t used = 0;
@@ -149,6 +185,8 @@ int main(int argc, char** argv) {
   LimitArgs run_limit_args;
   add_limit_options(run, run_limit_args);
   add_engine_options(run, user.engine);
+  CtrArgs run_ctr_args;
+  add_ctr_options(run, run_ctr_args, "as if the guest's kernel had enabled U-mode recording");
   run->prefix_command();
 
   brisk::SystemOptions sys;
@@ -179,6 +217,8 @@ int main(int argc, char** argv) {
   LimitArgs system_limit_args;
   add_limit_options(system, system_limit_args);
   add_engine_options(system, sys.engine);
+  CtrArgs system_ctr_args;
+  add_ctr_options(system, system_ctr_args, "in U and S mode from reset, as if M-mode firmware had enabled it");
 
   std::vector<std::string> args = qemu_spellings(argc, argv);
   std::reverse(args.begin(), args.end());
@@ -207,7 +247,9 @@ int main(int argc, char** argv) {
         return 2;
       }
       user.limits = run_limits(run_limit_args, user.engine);
-      user.engine.deadlines = user.limits.any();  // the limits stop translated code through Hart::deadline
+      user.ctr = ctr_options(run_ctr_args);
+      // The limits and SIGUSR1 stop translated code through Hart::deadline.
+      user.engine.deadlines = user.limits.any() || user.ctr.dump;
       user.program = rest.front();
       user.argv = rest;
       for (char** e = environ; *e; e++) user.envp.emplace_back(*e);
@@ -219,6 +261,7 @@ int main(int argc, char** argv) {
     if (system->parsed()) {
       sys.ram_size = parse_size(mem);
       sys.limits = run_limits(system_limit_args, sys.engine);
+      sys.ctr = ctr_options(system_ctr_args);
       if (sys.kernel.empty() && sys.bios != "none") {
         auto img = cached_images();
         sys.kernel = img["KERNEL"];

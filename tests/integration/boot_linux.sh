@@ -9,7 +9,9 @@
 # opensbi19 (fw_jump), or opensbi16-dynamic / opensbi19-dynamic (fw_dynamic). ENGINE, if given, is
 # passed to brisk as --engine. A FIRMWARE ending in -elf boots the same build's position-independent
 # ELF (fw_jump.elf, fw_dynamic.elf), which brisk loads at the start of RAM (QEMU 7.2 cannot load it).
-# BOOT_TIMEOUT (seconds, default 300) bounds the whole run.
+# BOOT_TIMEOUT (seconds, default 300) bounds the whole run. Tests built on this one set BOOT_ARGS
+# (more brisk options, split at spaces), BOOT_CMD (one more guest command, without double quotes)
+# and BOOT_CONSOLE (a file that gets the console).
 set -euo pipefail
 
 (($# == 2 || $# == 3)) || { echo "usage: $0 BRISK opensbi16|opensbi19[-dynamic][-elf] [ENGINE]" >&2; exit 2; }
@@ -43,7 +45,8 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
 # quiet keeps kernel messages from splitting the command output; the init reads brisk.cmd itself.
-append="console=ttyS0 quiet brisk.cmd=\"uname -a; cat /proc/cpuinfo; echo -n brisk | sha256sum\""
+append="console=ttyS0 quiet brisk.cmd=\"uname -a; cat /proc/cpuinfo; echo -n brisk | sha256sum${BOOT_CMD:+; $BOOT_CMD}\""
+read -ra extra <<<"${BOOT_ARGS:-}"
 # The lockstep checker runs the guest some 35 times slower while the guest's clock keeps host time:
 # the soft-lockup watchdog would take that for a hung CPU.
 [[ $ENGINE != check ]] || append="nowatchdog $append"
@@ -52,7 +55,7 @@ if [[ ${BRISK##*/} == qemu-system-riscv64* ]]; then
         -append "$append")
 else
     cmd=("$BRISK" system ${ENGINE:+--engine="$ENGINE"} -m 1G --smp 1 --bios "$fw" --kernel "$KERNEL"
-        --initrd "$INITRD_BUSYBOX" --append "$append")
+        --initrd "$INITRD_BUSYBOX" --append "$append" "${extra[@]}")
 fi
 printf -v shown "%q " "${cmd[@]}"
 echo "running: $shown"
@@ -70,6 +73,7 @@ done >"$console"
 status=${PIPESTATUS[0]}
 set -e
 end=$EPOCHREALTIME
+[[ -z ${BOOT_CONSOLE:-} ]] || cp "$console" "$BOOT_CONSOLE"
 
 check() {
     # check DESCRIPTION GREP-ARGS...: the console must contain a matching line.
