@@ -5,10 +5,11 @@
  * 1 after that; frozen cycles are not counted. The CC boundaries 4095/4096, 8191/8192 and others
  * come from code where exactly N instructions retire between two recorded jumps (the loop's
  * branches inhibited by TKBRINH); the expected CC and its decoded value are worked out from the
- * spec's text. WRPTR wraps at depth 16 after 16 records.
+ * spec's text. And 17 records at depth 16 wrap WRPTR, the oldest overwritten.
  *
- * Built with -DSATURATION it runs only the saturation case, 2^27 + 2 cycles: about 134 million
- * instructions, kept apart since the check engine takes ~20 s for them. */
+ * Built with -DSATURATION it runs only the saturation case, 2^27 + 2 cycles: some 134 million
+ * instructions, which the check engine needs about a minute for, so that build runs on the jit
+ * and interp engines only (tests/bare/CMakeLists.txt). */
 #include "ctr.h"
 
 /* cy_even(ctl, k) / cy_odd(ctl, k): with mctrctl = ctl, jump cy_*_j0, then mv, k loop iterations
