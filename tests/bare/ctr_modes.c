@@ -187,6 +187,37 @@ static void interrupts(void) {
   csr_write(mideleg, 0);
 }
 
+/* mm_run(ctl): in M, with ctr_mvec as the handler and mctrctl = ctl, an ecall at mm_ec. */
+void mm_run(uint64_t ctl);
+extern char mm_ec[];
+__asm__(
+    "  .text\n"
+    "  .option push\n"
+    "  .option norvc\n"
+    "  .globl mm_run\n"
+    "mm_run:\n"
+    "  la t0, ctr_mvec\n"
+    "  csrw mtvec, t0\n"
+    "  li a7, 0\n"
+    "  csrw 0x34e, a0\n"
+    "mm_ec: ecall\n"
+    "  csrw 0x34e, zero\n"
+    "  la t0, m_direct\n"
+    "  csrw mtvec, t0\n"
+    "  ret\n"
+    "  .option pop\n");
+
+static void m_to_m(void) {
+  ctr_reset(4);
+  ctr_clear_traps();
+  mm_run(BASE | CTRCTL_M);
+  EXPECT_RECS("M->M ecall and mret, M enabled", REC(mm_ec, MV, EXC), REC(ctr_mret, mm_ec + 4, RET));
+  CHECKN("the ecall from M", CAUSE_ECALL_M, ctr_mtraps[0].cause);
+  ctr_reset(4);
+  mm_run(BASE | CTRCTL_M | CTRCTL_EXCINH);
+  EXPECT_RECS("M->M with EXCINH: the mret only", REC(ctr_mret, mm_ec + 4, RET));
+}
+
 static void trap_returns(void) {
   run(PRIV_S, SN(sn_sret_u), CTRCTL_S, PRIV_U);
   EXPECT_RECS("sret from enabled S to disabled U: target 0", REC(sn_sret_u_ins, 0, RET));
@@ -207,6 +238,7 @@ int main(void) {
   to_s();
   interrupts();
   trap_returns();
+  m_to_m();
   ctr_reset(4);
   return 0;
 }
