@@ -67,15 +67,16 @@ CSR_ACCESSORS(sctrstatus, 0x14f)
 #define CTRDATA_CCV (1ul << 15)
 #define CTRDATA_CC(d) (((d) >> 16) & 0xffff)
 #define CTR_SELECT(n) (0x200ul + (n))
-#define SCTRCLR_WORD 0x10400073u
+#define SCTRCLR_WORD 0x10400073
 #define CTR_DEPTH(code) (16u << (code))
 
-/* mstateen0.CTR; SCTRCLR, run where it is: */
-#define STATEEN_CTR (1ul << 54)
-static inline void sctrclr(void) { __asm__ volatile(".word 0x10400073" ::: "memory"); }
+#define STATEEN_CTR (1ul << 54) /* mstateen0.CTR */
+
+/* SCTRCLR here; at_sctrclr runs it and returns its address, for ILLEGAL/ALLOWED (csr_access.h). */
+static inline void sctrclr(void) { __asm__ volatile(".word " CTR_STR(SCTRCLR_WORD) ::: "memory"); }
 __attribute__((unused)) static uint64_t at_sctrclr(uint64_t u) {
   (void)u;
-  return AT(".word 0x10400073");
+  return AT(".word " CTR_STR(SCTRCLR_WORD));
 }
 
 /* Logical entry n as ctrsource, ctrtarget and ctrdata (in M, or below M with the window open). */
