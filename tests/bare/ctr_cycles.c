@@ -209,7 +209,8 @@ __asm__(
 
 static void wrap(unsigned w0) {
   struct ctr_rec recs[SLED];
-  for (unsigned i = 0; i < SLED; i++) recs[i] = (struct ctr_rec)REC(cy_sled_0 + 4 * i, cy_sled_0 + 4 * i + 4, CTR_DIR_JUMP);
+  for (unsigned i = 0; i < SLED; i++)
+    recs[i] = (struct ctr_rec)REC(cy_sled_0 + 4 * i, cy_sled_0 + 4 * i + 4, CTR_DIR_JUMP);
   ctr_reset(0);
   put_sctrstatus(w0);
   cy_sled(CTRCTL_M);

@@ -10,11 +10,14 @@
  *   fz_ec: the same with an ecall (a7 = 0) for the ebreak;
  *   fz_resume (S): a jump, ebreak, a jump, clears FROZEN, a jump, the exit ecall;
  *   fz_sled: SLED direct jumps in a row, then the exit ecall.
- * fz_m(ctl): in M, with mctrctl = ctl: a jump, ebreak (to the runtime's C handler), a jump. */
+ * fz_m(ctl): in M, with mctrctl = ctl: a jump, ebreak (to the runtime's C handler), a jump.
+ * fz_sw(ctl): in M, with mctrctl = ctl: jump a, sets FROZEN, jump b, clears FROZEN, jump c. */
 #define SLED 64
 extern char fz_bp[], fz_bp_ins[], fz_bp_j2[], fz_bp_exit[], fz_ec[], fz_ec_ins[], fz_ec_j2[], fz_ec_exit[],
-    fz_resume[], fz_resume_j2[], fz_resume_j3[], fz_resume_exit[], fz_sled[], fz_sled_exit[], fz_m_j1[];
+    fz_resume[], fz_resume_j2[], fz_resume_j3[], fz_resume_exit[], fz_sled[], fz_sled_exit[], fz_m_j1[],
+    fz_sw_a[], fz_sw_c[];
 void fz_m(uint64_t ctl);
+void fz_sw(uint64_t ctl);
 __asm__(
     "  .text\n"
     "  .option push\n"
@@ -62,6 +65,19 @@ __asm__(
     "  j 1f\n"
     "1: csrw 0x34e, zero\n"
     "  ret\n"
+
+    "  .globl fz_sw\n"
+    "fz_sw:\n"
+    "  csrw 0x34e, a0\n"
+    "fz_sw_a: j 1f\n"
+    "1: li t1, 1\n"
+    "  slli t1, t1, 31\n"
+    "  csrs 0x14f, t1\n"
+    "  j 1f\n"
+    "1: csrc 0x14f, t1\n"
+    "fz_sw_c: j 1f\n"
+    "1: csrw 0x34e, zero\n"
+    "  ret\n"
     "  .option pop\n");
 
 #define BASE CTRCTL_TKBRINH /* hides the handlers' branches (ctr.h) */
@@ -96,11 +112,15 @@ static void breakpoints(void) {
   CHECKN("BPFRZ, ecall: not frozen", 0, frozen());
 
   run(PRIV_S, SN(fz_resume), CTRCTL_S | CTRCTL_MTE | CTRCTL_BPFRZ, 0);
-  EXPECT_RECS("clearing FROZEN resumes recording", J(fz_resume), J(fz_resume_j3), REC(fz_resume_exit, 0, CTR_EXCEPTION));
+  EXPECT_RECS("clearing FROZEN resumes recording", J(fz_resume), J(fz_resume_j3),
+              REC(fz_resume_exit, 0, CTR_EXCEPTION));
   CHECKN("FROZEN cleared by S", 0, frozen());
 
   run(PRIV_S, SN(fz_ec), CTRCTL_S | CTRCTL_MTE, SCTRSTATUS_FROZEN);
   EXPECT_NO_RECS("FROZEN set by software: nothing recorded, external traps included");
+  ctr_reset(4);
+  fz_sw(CTRCTL_M);
+  EXPECT_RECS("FROZEN set and cleared by software between two jumps", J(fz_sw_a), J(fz_sw_c));
 
   /* To S. */
   csr_write(medeleg, 1ul << CAUSE_BREAKPOINT);

@@ -192,6 +192,9 @@ static void each_inhibit(void) {
   run_filtered("every inhibit bit and NTBREN: only not-taken branches", every, 0);
   run_filtered("every inhibit bit: nothing", every & ~CTRCTL_NTBREN, 0);
   CHECKN("nothing recorded: WRPTR stays", 0, ctr_wrptr());
+  ctr_reset(4);
+  types_run(CTRCTL_S | CTRCTL_U | CTRCTL_NTBREN);
+  EXPECT_NO_RECS("M not enabled: nothing recorded in M");
   run_filtered("EXCINH, INTRINH, TRETINH leave jumps alone",
                CTRCTL_NTBREN | CTRCTL_EXCINH | CTRCTL_INTRINH | CTRCTL_TRETINH, 0);
 }
