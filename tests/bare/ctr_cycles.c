@@ -2,7 +2,7 @@
  * retired instruction: a record's CC is the instructions retired while CTR was active since the
  * previous record, the recorded one included, compressed to CCE/CCM and saturating at all ones.
  * CCV is 0 on the first record after a write of mctrctl or sctrctl (which restart the counter),
- * 1 after that; frozen cycles are not counted. The CC boundaries 4095/4096, 8191/8192 and others
+ * 1 after that; cycles while frozen or in a mode not enabled are not counted. The CC boundaries 4095/4096, 8191/8192 and others
  * come from code where exactly N instructions retire between two recorded jumps (the loop's
  * branches inhibited by TKBRINH); the expected CC and its decoded value are worked out from the
  * spec's text. And 17 records at depth 16 wrap WRPTR, the oldest overwritten.
@@ -187,6 +187,31 @@ static void frozen_cycles(void) {
          ctr_entry(0).data & (CTRDATA_CCV | 0xffff0000ul));
 }
 
+/* For ctr_run (ctr.h), in S: jump m0, an ecall into M (a7 = 0), jump m1, the exit ecall. Only S is
+   enabled: the ecall does not retire and M's handler and mret run with CTR inactive, so m1 comes
+   two cycles (li, m1) after m0. */
+extern char cy_m[], cy_m1[];
+__asm__(
+    "  .text\n"
+    "  .option push\n"
+    "  .option norvc\n"
+    "cy_m: j 1f\n"
+    "1: li a7, 0\n"
+    "  ecall\n"
+    "cy_m1: j 1f\n"
+    "1: li a7, " CTR_STR(CTR_EXIT) "\n"
+    "  ecall\n"
+    "  .option pop\n");
+
+static void inactive_mode(void) {
+  ctr_reset(4);
+  ctr_clear_traps();
+  ctr_run(PRIV_S, (void (*)(void))cy_m, CTRCTL_S | CTRCTL_TKBRINH);
+  EXPECT_RECS("S's two jumps", REC(cy_m, cy_m + 4, CTR_DIR_JUMP), REC(cy_m1, cy_m1 + 4, CTR_DIR_JUMP));
+  CHECKN("cycles in M, not enabled, do not count: CCV 1, CC 2", CTRDATA_CCV | 2ul << 16,
+         ctr_entry(0).data & (CTRDATA_CCV | 0xffff0000ul));
+}
+
 /* cy_sled(ctl): SLED jumps in a row with mctrctl = ctl. */
 #define SLED 17
 void cy_sled(uint64_t ctl);
@@ -226,6 +251,7 @@ int main(void) {
   boundaries();
   ccv();
   frozen_cycles();
+  inactive_mode();
   wrap(0);
   wrap(15);
   ctr_reset(4);
