@@ -132,7 +132,13 @@ static void breakpoints(void) {
   CHECKN("BPFRZ: the breakpoint went to S", CAUSE_BREAKPOINT, ctr_straps[0].cause);
   CHECKN("BPFRZ: FROZEN as the S handler starts", SCTRSTATUS_FROZEN, ctr_straps[0].sctrstatus & SCTRSTATUS_FROZEN);
   CHECKN("BPFRZ to S: still FROZEN", SCTRSTATUS_FROZEN, frozen());
+  run(PRIV_U, SN(fz_bp), CTRCTL_S | CTRCTL_BPFRZ, 0);
+  EXPECT_NO_RECS("BPFRZ, from disabled U into enabled S: no partial record");
+  CHECKN("BPFRZ, from disabled U: FROZEN", SCTRSTATUS_FROZEN, frozen());
   csr_write(medeleg, 0);
+  /* The freeze has no condition on the modes enabled. */
+  run(PRIV_S, SN(fz_bp), CTRCTL_BPFRZ, 0);
+  CHECKN("BPFRZ with no mode enabled: FROZEN all the same", SCTRSTATUS_FROZEN, frozen());
 
   /* M to M: the runtime's handler runs C code, all of it while frozen. */
   ctr_reset(4);
