@@ -129,6 +129,7 @@ static inline void expect_entry_at(const char *what, unsigned n, struct ctr_rec 
   check_named(what, line, r.source | CTRSOURCE_V, e.source);
   check_named(what, line, r.target, e.target & ~CTRTARGET_MISP);
   check_named(what, line, r.type, e.data & CTRDATA_TYPE);
+  check_named(what, line, 0, e.data & ~(CTRDATA_CC(~0ul) << 16 | CTRDATA_CCV | CTRDATA_TYPE)); /* WPRI */
 }
 #define EXPECT_ENTRY(what, n, r) expect_entry_at(what, n, r, __LINE__)
 
