@@ -5,7 +5,8 @@
  * STE; U->S: STE), with ctrtarget.PC 0 and whatever EXCINH/INTRINH say; a trap return into a
  * disabled mode has ctrtarget.PC 0, one from a disabled mode is not recorded; EXCINH, INTRINH and
  * TRETINH drop their types. Exceptions are ecalls and illegal instructions, interrupts SSIP,
- * delegated to S or not, pending when the mret of ctr_run enters the lower mode. */
+ * delegated to S or not, pending when the mret of ctr_run enters the lower mode; a trap's target
+ * is where it goes, the vector slot when vectored. */
 #include "ctr.h"
 
 /* Snippets for ctr_run (see ctr.h), 4-byte instructions only:
@@ -155,6 +156,27 @@ static void pend_ssip(int delegated) {
   csr_set(mip, MIP_SSIP);
 }
 
+/* For ctr_run, in S: makes stvec vectored at sv_table, pends SSIP, sets SIE; the interrupt comes
+   after that csrs, at sv_at, and goes to slot 1, whose jump leads on to ctr_svec. */
+extern char sv_sn[], sv_at[], sv_table[];
+__asm__(
+    "  .text\n"
+    "  .option push\n"
+    "  .option norvc\n"
+    "sv_sn:\n"
+    "  la t1, sv_table + 1\n"
+    "  csrw stvec, t1\n"
+    "  csrsi sip, 2\n"
+    "  csrsi sstatus, 2\n"
+    "sv_at: j 1f\n"
+    "1: li a7, " CTR_STR(CTR_EXIT) "\n"
+    "  ecall\n"
+    "  .balign 4\n"
+    "sv_table:\n"
+    "  j ctr_svec\n"
+    "  j ctr_svec\n"
+    "  .option pop\n");
+
 static void interrupts(void) {
   pend_ssip(1);
   run(PRIV_U, SN(sn_irq), CTRCTL_U | CTRCTL_S, PRIV_U);
@@ -183,6 +205,14 @@ static void interrupts(void) {
   run(PRIV_S, SN(sn_irq), CTRCTL_S | CTRCTL_M | CTRCTL_INTRINH, PRIV_S);
   EXPECT_RECS("INTRINH drops the S->M interrupt", REC(MR, sn_irq, RET), REC(ctr_mret, sn_irq, RET), J(sn_irq),
               REC(sn_irq_exit, MV, EXC));
+
+  /* A vectored interrupt is recorded with the vector it goes to as its target. */
+  csr_write(mideleg, MIP_SSIP);
+  csr_write(mie, MIP_SSIP);
+  run(PRIV_S, SN(sv_sn), CTRCTL_S, PRIV_S);
+  EXPECT_RECS("vectored S->S interrupt: target the SSI slot", REC(sv_at, sv_table + 4, IRQ),
+              REC(sv_table + 4, SV, CTR_DIR_JUMP), REC(ctr_sret, sv_at, RET), J(sv_at));
+  csr_clear(mstatus, MSTATUS_SIE);
   csr_write(mie, 0);
   csr_write(mideleg, 0);
 }
