@@ -45,14 +45,7 @@ static void ctrctl_fields(void) {
   put_mstateen0(0);
 }
 
-/* Linux finds the deepest depth by writing all ones and reading DEPTH back, whatever the depth was
-   before, as QEMU's clamp to the deepest gives it. */
 static void depth_warl(void) {
-  put_sctrdepth(0);
-  put_sctrdepth(~0ul);
-  uint64_t d = get_sctrdepth(0);
-  CHECKN("sctrdepth all ones (as Linux writes it) at depth 16: the deepest, 256", 4, d);
-  CHECKN("Linux's depth, 16 << DEPTH", 256, CTR_DEPTH(d));
   for (unsigned code = 0; code < 5; code++) {
     put_sctrdepth(code);
     CHECKN("sctrdepth: every depth of the default CPU", code, get_sctrdepth(0));
@@ -68,6 +61,16 @@ static void depth_warl(void) {
   CHECKN("sctrdepth written from S", 2, ALLOWED(PRIV_S, get_sctrdepth, 0));
   put_mstateen0(0);
   put_sctrdepth(4);
+}
+
+/* Linux finds the deepest depth by writing all ones and reading DEPTH back, whatever the depth was
+   before, as QEMU's clamp to the deepest gives it. */
+static void linux_depth(void) {
+  put_sctrdepth(0);
+  put_sctrdepth(~0ul);
+  uint64_t d = get_sctrdepth(0);
+  CHECKN("sctrdepth all ones (as Linux writes it) at depth 16: the deepest, 256", 4, d);
+  CHECKN("Linux's depth, 16 << DEPTH", 256, CTR_DEPTH(d));
 }
 
 static void status_fields(void) {
@@ -175,5 +178,6 @@ int main(void) {
   status_fields();
   entry_registers();
   stateen_gate();
+  linux_depth();
   return 0;
 }
