@@ -2,7 +2,9 @@
  * retired instruction: a record's CC is the instructions retired while CTR was active since the
  * previous record, the recorded one included, compressed to CCE/CCM and saturating at all ones.
  * CCV is 0 on the first record after a write of mctrctl or sctrctl (which restart the counter),
- * 1 after that; cycles while frozen or in a mode not enabled are not counted. The CC boundaries 4095/4096, 8191/8192 and others
+ * 1 after that; cycles while frozen or in a mode not enabled are not counted; trap records count
+ * like the others (the trapping instruction does not retire), so jumps recorded by translated
+ * code and traps recorded at trap entry share one counter. The CC boundaries 4095/4096, 8191/8192 and others
  * come from code where exactly N instructions retire between two recorded jumps (the loop's
  * branches inhibited by TKBRINH); the expected CC and its decoded value are worked out from the
  * spec's text. And 17 records at depth 16 wrap WRPTR, the oldest overwritten.
@@ -212,6 +214,40 @@ static void inactive_mode(void) {
          ctr_entry(0).data & (CTRDATA_CCV | 0xffff0000ul));
 }
 
+/* For ctr_run, in S with MTE: jump x0, four instructions, an ecall into M (an external trap,
+   recorded), a nop, jump x1, a mv, the exit ecall (recorded too). The ecalls do not retire: a trap
+   record counts the instructions before the ecall, and the next record those after it. */
+extern char cy_x[], cy_x0[], cy_x_ec[], cy_x1[], cy_x_exit[];
+__asm__(
+    "  .text\n"
+    "  .option push\n"
+    "  .option norvc\n"
+    "cy_x: li t4, " CTR_STR(CTR_EXIT) "\n"
+    "cy_x0: j 1f\n"
+    "1: nop\n"
+    "  nop\n"
+    "  nop\n"
+    "  li a7, 0\n"
+    "cy_x_ec: ecall\n"
+    "  nop\n"
+    "cy_x1: j 1f\n"
+    "1: mv a7, t4\n"
+    "cy_x_exit: ecall\n"
+    "  .option pop\n");
+
+static void trap_records(void) {
+  ctr_reset(4);
+  ctr_clear_traps();
+  ctr_run(PRIV_S, (void (*)(void))cy_x, CTRCTL_S | CTRCTL_MTE);
+  EXPECT_RECS("jump, trap, jump, trap", REC(cy_x0, cy_x0 + 4, CTR_DIR_JUMP), REC(cy_x_ec, 0, CTR_EXCEPTION),
+              REC(cy_x1, cy_x1 + 4, CTR_DIR_JUMP), REC(cy_x_exit, 0, CTR_EXCEPTION));
+  CHECKN("a trap record: the four instructions before the ecall", CTRDATA_CCV | 4ul << 16,
+         ctr_entry(2).data & (CTRDATA_CCV | 0xffff0000ul));
+  CHECKN("after a trap record: nop and jump", CTRDATA_CCV | 2ul << 16,
+         ctr_entry(1).data & (CTRDATA_CCV | 0xffff0000ul));
+  CHECKN("the exit trap: the mv before it", CTRDATA_CCV | 1ul << 16, ctr_entry(0).data & (CTRDATA_CCV | 0xffff0000ul));
+}
+
 /* cy_sled(ctl): SLED jumps in a row with mctrctl = ctl. */
 #define SLED 17
 void cy_sled(uint64_t ctl);
@@ -252,6 +288,7 @@ int main(void) {
   ccv();
   frozen_cycles();
   inactive_mode();
+  trap_records();
   wrap(0);
   wrap(15);
   ctr_reset(4);
