@@ -306,11 +306,14 @@ void define_ctr(Table& t) {
   t[CSR_SCTRSTATUS] = {[](Hart& h, uint16_t) { return ctr::sctrstatus(h); },
                        [](Hart& h, uint16_t, uint64_t v) { ctr::write_sctrstatus(h, v); },
                        [](Hart& h, const Insn& i, bool) { return check_ctr(h, i, virtual_mode(h)); }};
-  // DEPTH is WARL over the supported depths: any other value keeps the current one.
+  // DEPTH is WARL over the supported depths: a value beyond the deepest gives the deepest (Linux's
+  // CTR driver finds the depth by writing all ones), and any other unsupported one keeps the current.
   t[CSR_SCTRDEPTH] = {[](Hart& h, uint16_t) { return h.csr.ctr.depth_code; },
                       [](Hart& h, uint16_t, uint64_t v) {
                         const unsigned code = static_cast<unsigned>(v & ctr::SCTRDEPTH_DEPTH);
-                        if ((h.csr.ctr.depths >> code) & 1) ctr::set_depth(h, code);
+                        const unsigned deepest = 31 - static_cast<unsigned>(__builtin_clz(h.csr.ctr.depths));
+                        if (code > deepest) ctr::set_depth(h, deepest);
+                        else if ((h.csr.ctr.depths >> code) & 1) ctr::set_depth(h, code);
                       },
                       [](Hart& h, const Insn& i, bool) { return check_sctrdepth(h, i, virtual_mode(h)); }};
 }

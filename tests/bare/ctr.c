@@ -80,8 +80,9 @@ static void fields(void) {
   CHECK(4, get_sctrdepth(0)); /* all five depths: 256 at reset */
   put_sctrdepth(0);
   CHECK(0, get_sctrdepth(0));
-  put_sctrdepth(7); /* reserved: WARL keeps 16 */
-  CHECK(0, get_sctrdepth(0));
+  put_sctrdepth(7); /* beyond the deepest: WARL gives the deepest, as Linux's driver expects */
+  CHECK(4, get_sctrdepth(0));
+  put_sctrdepth(0);
   put_sctrstatus(~0ul);
   CHECK(FROZEN | 0xf, get_sctrstatus(0)); /* WRPTR bits beyond depth 16 read 0 */
   put_sctrdepth(4);

@@ -275,6 +275,10 @@ TEST_F(Ctr, CtrDepthsOptionLimitsSctrdepth) {
   EXPECT_EQ(m_read(CSR_SCTRDEPTH), 2u);
   m_write(CSR_SCTRDEPTH, 0);
   EXPECT_EQ(m_read(CSR_SCTRDEPTH), 0u);
+  m_write(CSR_SCTRDEPTH, 1);  // 32: unsupported, kept at 16
+  EXPECT_EQ(m_read(CSR_SCTRDEPTH), 0u);
+  m_write(CSR_SCTRDEPTH, ~0ull);  // beyond the deepest: the deepest, 64
+  EXPECT_EQ(m_read(CSR_SCTRDEPTH), 2u);
   csr::reset(h);
   EXPECT_EQ(m_read(CSR_SCTRDEPTH), 2u);
   IsaConfig one;
