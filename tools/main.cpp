@@ -156,6 +156,11 @@ std::vector<std::string> qemu_spellings(int argc, char** argv) {
 
 }  // namespace
 
+// --cpu is the same string in run and system.
+constexpr const char* kCpuHelp =
+    "rv64 with extensions switched: rv64,EXT=on|off,... (all on by default); ctr-depths=16,32,... "
+    "chooses the CTR depths sctrdepth accepts (default all five)";
+
 int main(int argc, char** argv) {
   // The FP semantics run on SSE4.1 and FMA3 (runtime/fp.cpp): say so instead of dying on SIGILL.
   if (!__builtin_cpu_supports("sse4.1") || !__builtin_cpu_supports("fma")) {
@@ -180,7 +185,7 @@ int main(int argc, char** argv) {
                   "Directory searched first for the ELF interpreter and absolute paths (like qemu -L)")
       ->check(CLI::ExistingDirectory);
   run->add_flag("--stats", stats, "Print instructions retired, wall time and MIPS on exit");
-  run->add_option("--cpu", user.cpu, "rv64 with extensions switched: rv64,EXT=on|off,... (all on by default)")
+  run->add_option("--cpu", user.cpu, kCpuHelp)
       ->capture_default_str();
   LimitArgs run_limit_args;
   add_limit_options(run, run_limit_args);
@@ -208,7 +213,7 @@ int main(int argc, char** argv) {
   system->add_option("--append", sys.append, "Kernel command line");
   system->add_option("-m,--memory", mem, "RAM size: MiB, or with a K/M/G suffix")->capture_default_str();
   system->add_option("--smp", sys.harts, "Number of harts")->capture_default_str();
-  system->add_option("--cpu", sys.cpu, "rv64 with extensions switched: rv64,EXT=on|off,... (all on by default)")
+  system->add_option("--cpu", sys.cpu, kCpuHelp)
       ->capture_default_str();
   system->add_option("--dumpdtb", sys.dumpdtb, "Write the device tree to FILE and exit");
   system->add_option("--machine", machine, "Machine model (only virt)")->check(CLI::IsMember({"virt"}));
