@@ -21,6 +21,7 @@ thread_local Hart* t_hart = nullptr;
 thread_local sigjmp_buf* t_resume = nullptr;
 thread_local HostFaultHooks* t_hooks = nullptr;
 thread_local uint64_t t_limit = 0;
+thread_local sigjmp_buf* t_copy_fault = nullptr;
 
 constexpr uint64_t kPageFaultWriteBit = 2;  // x86 page-fault error code: the access was a write
 
@@ -47,6 +48,9 @@ void on_host_fault(int sig, siginfo_t* si, void* ctx) {
     GuestCode::running = false;
     siglongjmp(*t_resume, 1);
   }
+  if (h && t_copy_fault && sig == SIGBUS && !GuestCode::running && addr >= h->mem_base &&
+      addr < h->mem_base + h->mem_limit)
+    siglongjmp(*t_copy_fault, 1);
   // A bug in brisk itself. Only async-signal-safe calls from here: the heap may be what broke.
   char line[160];
   int n = std::snprintf(line, sizeof line, "brisk: internal error: SIG%s at host address %p, guest pc %#llx\n",
@@ -79,6 +83,9 @@ HostFaultScope::HostFaultScope(Hart& h, HostFaultHooks* hooks, uint64_t limit)
   t_hooks = hooks;
   t_limit = limit == ~0ull ? h.mem_limit : limit;
 }
+
+GuestCopyScope::GuestCopyScope() : prev_(t_copy_fault) { t_copy_fault = &fault; }
+GuestCopyScope::~GuestCopyScope() { t_copy_fault = prev_; }
 
 HostFaultScope::~HostFaultScope() {
   t_hart = prev_hart_;

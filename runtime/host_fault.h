@@ -61,4 +61,20 @@ struct HostFaultScope {
   uint64_t prev_limit_;
 };
 
+// While alive, a SIGBUS on flat guest memory outside guest code — brisk's own system-call code
+// reading or writing a file mapping beyond the end of its file — siglongjmps to `fault`, and the
+// system call fails with EFAULT, as Linux's copy_to_user does. Code run under it must not own heap
+// state across the guest-memory access (the jump skips destructors).
+struct GuestCopyScope {
+  GuestCopyScope();
+  ~GuestCopyScope();
+  GuestCopyScope(const GuestCopyScope&) = delete;
+  GuestCopyScope& operator=(const GuestCopyScope&) = delete;
+
+  sigjmp_buf fault;
+
+ private:
+  sigjmp_buf* prev_;
+};
+
 }  // namespace brisk

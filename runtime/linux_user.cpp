@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "runtime/host_fault.h"
 #include "runtime/diag.h"
 #include "csr/csr.h"
 #include "csr/privileged.h"
@@ -193,7 +194,11 @@ bool LinuxUser::on_trap(Hart& h) {
   if (h.trap.cause == cause::kEcallFromU) {
     std::array<uint64_t, 6> a = {h.x[10], h.x[11], h.x[12], h.x[13], h.x[14], h.x[15]};
     const uint64_t nr = h.x[17];
-    int64_t ret = syscall(nr, a);
+    volatile int64_t ret = -EFAULT;
+    {
+      GuestCopyScope copy;  // a file mapping beyond its end under a buffer brisk copies: EFAULT
+      if (!sigsetjmp(copy.fault, 0)) ret = syscall(nr, a);
+    }
     if (exit_requested_) return false;
     h.x[10] = static_cast<uint64_t>(ret);
     // From the program's point of view ecall completed like any other instruction.

@@ -2,6 +2,8 @@
  * never mapped (vm.mmap_min_addr), and nothing outside the guest's own mappings changes. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdlib.h>
+#include <time.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -117,6 +119,20 @@ int main(void) {
     CHECK_EQ(raw(SYS_brk, cur + PG, 0, 0, 0, 0, 0), cur + PG);
     ((volatile char *)cur)[0] = 1;
     CHECK_EQ(raw(SYS_brk, cur, 0, 0, 0, 0, 0), cur);
+
+    /* A shared file mapping beyond the end of its file: a buffer there that brisk itself fills
+     * (fstat's struct) gives EFAULT, as Linux's copy_to_user does, not a host SIGBUS. */
+    char name[] = "/tmp/brisk-mm-XXXXXX";
+    int fd = mkstemp(name);
+    CHECK(fd >= 0);
+    CHECK_EQ(unlink(name), 0);
+    CHECK_EQ(ftruncate(fd, 100), 0);
+    char *m = mmap(NULL, 2 * PG, RW, MAP_SHARED, fd, 0);
+    CHECK(m != MAP_FAILED);
+    CHECK_ERRNO(raw(SYS_fstat, fd, (long)(m + PG), 0, 0, 0, 0), EFAULT);
+    CHECK_ERRNO(raw(SYS_clock_gettime, CLOCK_MONOTONIC, (long)(m + PG), 0, 0, 0, 0), EFAULT);
+    CHECK_EQ(munmap(m, 2 * PG), 0);
+    CHECK_EQ(close(fd), 0);
 
     /* The program, its data and its mappings are all still there. */
     CHECK_EQ(global, 42);
