@@ -74,7 +74,8 @@ LinuxUser::ProcEntry LinuxUser::proc_entry(const std::string& canonical) const {
   static const std::pair<std::string_view, ProcEntry> kNames[] = {
       {"mem", ProcEntry::Mem},         {"maps", ProcEntry::Maps},   {"cmdline", ProcEntry::Cmdline},
       {"environ", ProcEntry::Environ}, {"auxv", ProcEntry::Auxv},   {"stat", ProcEntry::Stat},
-      {"comm", ProcEntry::Comm},       {"exe", ProcEntry::Exe},
+      {"status", ProcEntry::Status},   {"statm", ProcEntry::Statm}, {"comm", ProcEntry::Comm},
+      {"exe", ProcEntry::Exe},
       // brisk's memory, registers, stack or layout: nothing the guest can be shown instead.
       {"smaps", ProcEntry::Denied},    {"smaps_rollup", ProcEntry::Denied}, {"numa_maps", ProcEntry::Denied},
       {"pagemap", ProcEntry::Denied},  {"clear_refs", ProcEntry::Denied},   {"syscall", ProcEntry::Denied},
@@ -117,6 +118,8 @@ int64_t LinuxUser::proc_open(int fd, int flags) {
     case ProcEntry::Auxv:
       return memfd_with(std::string(reinterpret_cast<const char*>(auxv_.data()), auxv_.size() * 8), flags);
     case ProcEntry::Stat: return memfd_with(proc_stat(), flags);
+    case ProcEntry::Status: return memfd_with(proc_status(), flags);
+    case ProcEntry::Statm: return memfd_with(proc_statm(), flags);
     case ProcEntry::Comm: return memfd_with(comm() + "\n", flags);
     default: return -EACCES;
   }
@@ -196,33 +199,21 @@ std::string LinuxUser::proc_stat() const {
   auto set = [&](size_t field, uint64_t v) {
     if (field - 3 < f.size()) f[field - 3] = std::to_string(v);
   };
-  uint64_t vsize = 0, start_code = 0, end_code = 0, start_data = 0, end_data = 0;
-  vm_.for_each([&](uint64_t start, const GuestVm::Mapping& m) {
-    vsize += m.end - start;
-    if (m.path != exe_path_) return;
-    if ((m.prot & PROT_EXEC) && !start_code) start_code = start, end_code = m.end;
-    if ((m.prot & PROT_WRITE) && !start_data) start_data = start, end_data = m.end;
-  });
-  uint64_t ignored = 0, caught = 0;
-  for (int sig = 1; sig <= kSignals; sig++) {
-    const uint64_t handler = sigactions_[sig].handler, bit = 1ull << (sig - 1);
-    if (handler == reinterpret_cast<uint64_t>(SIG_IGN)) ignored |= bit;
-    else if (handler != reinterpret_cast<uint64_t>(SIG_DFL)) caught |= bit;
-  }
+  const GuestLayout g = guest_layout();
   set(20, 1);  // num_threads
-  set(23, vsize);
-  set(26, start_code);
-  set(27, end_code);
+  set(23, g.vsize);
+  set(26, g.start_code);
+  set(27, g.end_code);
   set(28, start_stack_);
   set(29, 0);  // kstkesp, kstkeip: Linux shows them only while the task dumps core
   set(30, 0);
   set(31, 0);  // pending: brisk never leaves a signal pending
   set(32, sigmask_);
-  set(33, ignored);
-  set(34, caught);
+  set(33, g.ignored);
+  set(34, g.caught);
   set(35, 0);  // wchan
-  set(45, start_data);
-  set(46, end_data);
+  set(45, g.start_data);
+  set(46, g.end_data);
   set(47, vm_.brk_start());
   set(48, arg_start_);
   set(49, arg_end_);
@@ -232,6 +223,53 @@ std::string LinuxUser::proc_stat() const {
   std::string out = fmt::format("{} ({})", getpid(), comm());
   for (const auto& w : f) out += ' ' + w;
   return out + '\n';
+}
+
+LinuxUser::GuestLayout LinuxUser::guest_layout() const {
+  GuestLayout g;
+  vm_.for_each([&](uint64_t start, const GuestVm::Mapping& m) {
+    g.vsize += m.end - start;
+    if (m.path != exe_path_) return;
+    if ((m.prot & PROT_EXEC) && !g.start_code) g.start_code = start, g.end_code = m.end;
+    if ((m.prot & PROT_WRITE) && !g.start_data) g.start_data = start, g.end_data = m.end;
+  });
+  for (int sig = 1; sig <= kSignals; sig++) {
+    const uint64_t handler = sigactions_[sig].handler, bit = 1ull << (sig - 1);
+    if (handler == reinterpret_cast<uint64_t>(SIG_IGN)) g.ignored |= bit;
+    else if (handler != reinterpret_cast<uint64_t>(SIG_DFL)) g.caught |= bit;
+  }
+  return g;
+}
+
+std::string LinuxUser::proc_status() const {
+  // The host's lines for ids, capabilities and resident memory; the name, the address-space size, the
+  // threads and the signal state are the guest's (fs/proc/array.c: proc_pid_status).
+  const GuestLayout g = guest_layout();
+  std::ifstream in("/proc/self/status");
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    const std::string key = line.substr(0, line.find(':'));
+    if (key == "Name") line = "Name:\t" + comm();
+    else if (key == "Threads") line = "Threads:\t1";
+    else if (key == "VmPeak" || key == "VmSize") line = fmt::format("{}:\t{:8} kB", key, g.vsize / 1024);
+    else if (key == "VmExe") line = fmt::format("VmExe:\t{:8} kB", (g.end_code - g.start_code) / 1024);
+    else if (key == "SigPnd" || key == "ShdPnd") line = key + ":\t0000000000000000";  // never left pending
+    else if (key == "SigBlk") line = fmt::format("SigBlk:\t{:016x}", sigmask_);
+    else if (key == "SigIgn") line = fmt::format("SigIgn:\t{:016x}", g.ignored);
+    else if (key == "SigCgt") line = fmt::format("SigCgt:\t{:016x}", g.caught);
+    out += line + '\n';
+  }
+  return out;
+}
+
+std::string LinuxUser::proc_statm() const {
+  // size and text are the guest's, in pages; resident, shared and data the host's (fs/proc/array.c).
+  const GuestLayout g = guest_layout();
+  std::ifstream in("/proc/self/statm");
+  uint64_t size, resident = 0, shared = 0, text, lib, data = 0;
+  in >> size >> resident >> shared >> text >> lib >> data;
+  return fmt::format("{} {} {} {} 0 {} 0\n", g.vsize / GuestVm::kPage, resident, shared,
+                     (g.end_code - g.start_code) / GuestVm::kPage, data);
 }
 
 bool LinuxUser::is_mem_file(int fd) const {

@@ -81,7 +81,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   void warn_once(uint64_t key, const std::string& what);
 
   // --- brisk's own /proc/<pid> entries, as Linux would show them to the guest (runtime/linux_proc.cpp) ---
-  enum class ProcEntry { None, Mem, Maps, Cmdline, Environ, Auxv, Stat, Comm, Exe, Denied, Hidden };
+  enum class ProcEntry { None, Mem, Maps, Cmdline, Environ, Auxv, Stat, Status, Statm, Comm, Exe, Denied, Hidden };
   // What the host's canonical name of an open file (fd_path) is to the guest.
   ProcEntry proc_entry(const std::string& canonical) const;
   // fd was just opened by the host for the guest with `flags`: returns it, or, when it is one of
@@ -93,6 +93,14 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   bool is_host_exe(uint64_t dev, uint64_t ino) const { return dev == host_exe_dev_ && ino == host_exe_ino_; }
   std::string proc_maps() const;
   std::string proc_stat() const;
+  std::string proc_status() const;
+  std::string proc_statm() const;
+  // What stat, status and statm say of the guest's address space and signal dispositions.
+  struct GuestLayout {
+    uint64_t vsize = 0, start_code = 0, end_code = 0, start_data = 0, end_data = 0;
+    uint64_t ignored = 0, caught = 0;
+  };
+  GuestLayout guest_layout() const;
   std::string guest_bytes(uint64_t start, uint64_t end) const;
   std::string comm() const;
   // A host path as the guest names it: without the --sysroot prefix host_path adds.

@@ -1,5 +1,5 @@
 /* /proc/self and its other spellings show the guest, never brisk: maps lists the guest's mappings,
- * cmdline/environ/auxv/stat/comm/exe are the program's, mem is guest memory with the guest's
+ * cmdline/environ/auxv/stat/status/statm/comm/exe are the program's, mem is guest memory with the guest's
  * permissions, and entries that would expose brisk's own memory are refused. Run with arguments
  * "alpha" "b e t a" and the environment variable ISOLATION_ENV=yes. */
 #define _GNU_SOURCE
@@ -159,6 +159,29 @@ static void check_stat(const char *comm, char **argv) {
     CHECK_EQ(f[50], (uintptr_t)environ[0]);
 }
 
+/* status and statm: the guest's name, thread count, address-space size and text size. */
+static void check_status(const char *comm) {
+    slurp("/proc/self/status", buf, sizeof buf);
+    char expect[64];
+    snprintf(expect, sizeof expect, "Name:\t%.15s\n", comm);
+    CHECK(strncmp(buf, expect, strlen(expect)) == 0);
+    CHECK(strstr(buf, "\nThreads:\t1\n") != NULL);
+    const char *vm = strstr(buf, "\nVmSize:");
+    CHECK(vm != NULL);
+    unsigned long long vm_kb = strtoull(vm + 8, NULL, 10);
+    static char statm[256];
+    slurp("/proc/self/statm", statm, sizeof statm);
+    char *p = statm;
+    unsigned long long size = strtoull(p, &p, 10);
+    strtoull(p, &p, 10); /* resident */
+    strtoull(p, &p, 10); /* shared */
+    unsigned long long text = strtoull(p, &p, 10);
+    CHECK_EQ(size * 4, vm_kb);
+    /* Far below brisk's own address space, which reserves gigabytes for the guest. */
+    CHECK(vm_kb > 0 && vm_kb < 512 * 1024);
+    CHECK(text > 0 && text < size);
+}
+
 static void check_exe(const char *exe) {
     char link[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", link, sizeof link - 1);
@@ -224,6 +247,7 @@ int main(int argc, char **argv) {
     CHECK(getenv("ISOLATION_ENV") && strcmp(getenv("ISOLATION_ENV"), "yes") == 0);
     check_auxv();
     check_stat(base, argv);
+    check_status(base);
     check_exe(exe);
     slurp("/proc/self/comm", buf, sizeof buf);
     char comm[32];
