@@ -124,7 +124,7 @@ void configure(Hart& h, const Options& opt, uint64_t default_modes, uint64_t all
 }
 
 Dump::Dump(const std::string& path) : out_(diag()), owned_(!path.empty()) {
-  if (owned_ && !(out_ = std::fopen(path.c_str(), "w")))
+  if (owned_ && !(out_ = open_own_file(path)))
     throw Error("--ctr-dump: cannot write {}: {}", path, std::strerror(errno));
 }
 

@@ -1,7 +1,11 @@
 #include "runtime/diag.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <vector>
 
 namespace brisk {
 
@@ -28,9 +32,49 @@ Diag& instance() {
   return d;
 }
 
+// Descriptors open_own_file made (set up before any guest runs, so no locking).
+std::vector<int>& own_files() {
+  static std::vector<int> fds;
+  return fds;
+}
+
 }  // namespace
 
 FILE* diag() { return instance().f; }
 int diag_fd() { return instance().fd; }
+
+FILE* open_own_file(const std::string& path) {
+  const int low = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (low < 0) return nullptr;
+  const int fd = fcntl(low, F_DUPFD_CLOEXEC, kDiagFdFloor);
+  close(low);
+  FILE* f = fd >= 0 ? fdopen(fd, "w") : nullptr;
+  if (f) own_files().push_back(fd);
+  else if (fd >= 0) close(fd);
+  return f;
+}
+
+std::vector<int> own_fds() {
+  std::vector<int> v = own_files();
+  // When diag could not get a descriptor of its own it shares the guest's stderr, which stays usable.
+  if (diag_fd() > STDERR_FILENO) v.push_back(diag_fd());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+bool own_fd(int fd) {  // on every fd argument of a guest's syscall: no allocation
+  if (fd == diag_fd() && fd > STDERR_FILENO) return true;
+  const std::vector<int>& v = own_files();
+  return std::find(v.begin(), v.end(), fd) != v.end();
+}
+
+bool same_as_own_file(int fd) {
+  if (own_files().empty()) return false;
+  struct stat a, b;
+  if (fstat(fd, &a) != 0) return false;
+  for (int own : own_files())
+    if (fstat(own, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) return true;
+  return false;
+}
 
 }  // namespace brisk

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -12,6 +14,16 @@ namespace brisk {
 FILE* diag();
 // Its file descriptor, which user-mode guests must not be able to close or replace.
 int diag_fd();
+// Opens a file of brisk's own for writing (the perf map, a CTR dump) on a descriptor far above the
+// guest's, like diag's, that own_fd() names; nullptr with errno set on failure.
+FILE* open_own_file(const std::string& path);
+// brisk's own descriptors, ascending: diag's (when it has its own) and those open_own_file made.
+// User-mode guests must see them as not open.
+std::vector<int> own_fds();
+bool own_fd(int fd);
+// Whether fd, however it was opened (a /proc/self/fd link, a symlink to one), is the same file as one
+// open_own_file made.
+bool same_as_own_file(int fd);
 
 template <typename... Args>
 void diag_print(fmt::format_string<Args...> f, Args&&... args) {

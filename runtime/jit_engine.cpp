@@ -13,6 +13,7 @@
 
 #include "csr/ctr.h"
 #include "csr/privileged.h"
+#include "runtime/diag.h"
 #include "runtime/fp.h"
 #include "runtime/hart.h"
 #include "runtime/mmu.h"
@@ -44,7 +45,7 @@ JitEngine::JitEngine(const EngineOptions& opt)
     : opt_(opt), arena_(kArenaSize), host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
   tramp_ = x64::emit_trampolines(arena_, opt_.jit_regs);
   arena_start_ = arena_.cursor();
-  if (opt_.perf_map) perf_map_ = std::fopen(fmt::format("/tmp/perf-{}.map", getpid()).c_str(), "w");
+  if (opt_.perf_map) perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
 }
 
 std::string JitEngine::summary() const {

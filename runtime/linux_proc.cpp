@@ -94,6 +94,10 @@ LinuxUser::ProcEntry LinuxUser::proc_entry(const std::string& canonical) const {
 }
 
 int64_t LinuxUser::proc_open(int fd, int flags) {
+  if (same_as_own_file(fd)) {  // brisk's perf map or dump, reached through /proc/self/fd
+    close(fd);
+    return -ENOENT;
+  }
   const std::string canonical = fd_path(fd);
   // Following /proc/self/exe opened brisk's binary.
   ProcEntry e = !host_exe_.empty() && canonical == host_exe_ ? ProcEntry::Exe : proc_entry(canonical);

@@ -343,12 +343,20 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     // so the guest can neither use, close nor replace it.
     case nr::close: return host(::close(fd(0)));
     case nr::close_range: {
-      unsigned lo = static_cast<unsigned>(a[0]), hi = static_cast<unsigned>(a[1]);
-      unsigned mine = static_cast<unsigned>(diag_fd());
+      // Closes the range around brisk's own descriptors, which the guest cannot see.
+      const uint64_t lo = static_cast<unsigned>(a[0]), hi = static_cast<unsigned>(a[1]);
       if (lo > hi) return -EINVAL;
-      if (mine < lo || mine > hi) return host(::syscall(SYS_close_range, lo, hi, i(2)));
-      if (lo < mine && ::syscall(SYS_close_range, lo, mine - 1, i(2)) != 0) return -errno;
-      return mine < hi ? host(::syscall(SYS_close_range, mine + 1, hi, i(2))) : 0;
+      uint64_t from = lo;
+      auto close_to = [&](uint64_t to) {  // [from, to]
+        return ::syscall(SYS_close_range, static_cast<unsigned>(from), static_cast<unsigned>(to), i(2)) == 0;
+      };
+      for (int mine : own_fds()) {
+        const uint64_t m = static_cast<unsigned>(mine);
+        if (m < from || m > hi) continue;
+        if (m > from && !close_to(m - 1)) return -errno;
+        from = m + 1;
+      }
+      return from > hi || close_to(hi) ? 0 : -errno;
     }
     case nr::dup: return host(::dup(fd(0)));
     case nr::dup3: return host(::dup3(fd(0), fd(1), i(2)));

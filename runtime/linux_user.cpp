@@ -278,9 +278,8 @@ bool LinuxUser::guest_string(uint64_t va, std::string& out) {
 }
 
 int LinuxUser::guest_fd(uint64_t v) {
-  // When diag could not get a descriptor of its own it shares the guest's stderr, which stays usable.
   const int fd = static_cast<int>(v);
-  return fd == diag_fd() && fd > STDERR_FILENO ? -1 : fd;
+  return own_fd(fd) ? -1 : fd;
 }
 
 std::string LinuxUser::host_path(const std::string& guest) {

@@ -1,0 +1,72 @@
+/* brisk's own files (the perf map, a CTR dump) are not open for the guest: no descriptor the guest
+ * can use or list in /proc/self/fd leads to them, and close_range over everything leaves brisk
+ * running. Descriptors inherited from whoever started brisk are the guest's, as on Linux. Run with
+ * --perf-map and --ctr-dump=FILE, and FILE as the argument. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "isolation.h"
+
+static const char *dump;
+
+/* The file descriptor fd of this process is, or leads to, one of brisk's files. */
+static int is_brisk_file(int fd) {
+    char path[64], target[4096];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n < 0) return 0;
+    target[n] = 0;
+    return strncmp(target, "/tmp/perf-", 10) == 0 || strcmp(target, dump) == 0;
+}
+
+int main(int argc, char **argv) {
+    CHECK_EQ(argc, 2);
+    dump = argv[1];
+    int open_fds = 0;
+    for (int fd = 0; fd < 4096; fd++) {
+        errno = 0;
+        if (fcntl(fd, F_GETFD) < 0) {
+            CHECK_EQ(errno, EBADF);
+            continue;
+        }
+        open_fds++;
+        CHECK(!is_brisk_file(fd));
+    }
+    CHECK(open_fds >= 3 && open_fds < 64);
+    DIR *d = opendir("/proc/self/fd");
+    CHECK(d != NULL);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.') continue;
+        CHECK(!is_brisk_file(atoi(e->d_name)));
+    }
+    closedir(d);
+    /* Opening /proc/self/fd/N, directly or through a symlink, never reaches one either. */
+    char path[64], link[64];
+    snprintf(link, sizeof link, "own-fds-link-%d", getpid());
+    for (int fd = 3; fd < 4096; fd++) {
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        int r = open(path, O_WRONLY);
+        if (r >= 0) {
+            CHECK(!is_brisk_file(r));
+            close(r);
+        }
+        unlink(link);
+        CHECK_EQ(symlink(path, link), 0);
+        r = open(link, O_WRONLY);
+        if (r >= 0) {
+            CHECK(!is_brisk_file(r));
+            close(r);
+        }
+    }
+    unlink(link);
+    CHECK_EQ(syscall(SYS_close_range, 3, ~0u, 0), 0);
+    for (int fd = 3; fd < 4096; fd++) CHECK_ERRNO(fcntl(fd, F_GETFD), EBADF);
+    CHECK_EQ(write(1, "own_fds: ok\n", 12), 12);
+    return 0;
+}
