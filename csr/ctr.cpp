@@ -97,13 +97,9 @@ uint32_t record_mask(const Hart& h, unsigned priv, bool virt) {
     return kRasEmu | 1u << unsigned(TransferType::IndirectCall) | 1u << unsigned(TransferType::DirectCall) |
            1u << unsigned(TransferType::CoroutineSwap) | 1u << unsigned(TransferType::Return);
   }
-  uint32_t m = 0;
-  for (unsigned t = 1; t < 16; t++) {
-    if (t == 6 || t == 7) continue;  // reserved
-    const bool bit = (c >> (CTRCTL_TYPE_SHIFT + t)) & 1;
-    if (t == unsigned(TransferType::NotTakenBranch) ? bit : !bit) m |= 1u << t;
-  }
-  return m;
+  // Every filter bit inhibits its type except NTBREN, which enables not-taken branches.
+  const uint64_t filters = c >> CTRCTL_TYPE_SHIFT, ntbr = 1u << unsigned(TransferType::NotTakenBranch);
+  return static_cast<uint32_t>(((~filters & ~ntbr) | (filters & ntbr)) & kFilterTypes);
 }
 
 void record(Hart& h, uint64_t source, uint64_t target, TransferType type, bool misp) {

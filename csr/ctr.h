@@ -43,10 +43,13 @@ constexpr uint64_t CTRCTL_CORSWAPINH = 1ull << 44;
 constexpr uint64_t CTRCTL_RETINH = 1ull << 45;
 constexpr uint64_t CTRCTL_INDLJMPINH = 1ull << 46;
 constexpr uint64_t CTRCTL_DIRLJMPINH = 1ull << 47;
+// The transfer types the filter bits (and record_mask) cover: 1..5 and 8..15; 0, 6 and 7 are not
+// types CTR records.
+constexpr uint64_t kFilterTypes = 0xff3e;
 // The writable bits of mctrctl (brisk implements every optional field; Custom[3:0] is read-only 0),
 // and those sctrctl and vsctrctl reach (M and MTE are read-only 0 there).
 constexpr uint64_t MCTRCTL_MASK = CTRCTL_U | CTRCTL_S | CTRCTL_M | CTRCTL_RASEMU | CTRCTL_STE | CTRCTL_MTE |
-                                  CTRCTL_BPFRZ | CTRCTL_LCOFIFRZ | (0xff3eull << CTRCTL_TYPE_SHIFT);
+                                  CTRCTL_BPFRZ | CTRCTL_LCOFIFRZ | (kFilterTypes << CTRCTL_TYPE_SHIFT);
 constexpr uint64_t SCTRCTL_MASK = MCTRCTL_MASK & ~(CTRCTL_M | CTRCTL_MTE);
 
 // sctrdepth: DEPTH[2:0], depth = 16 << DEPTH (0..4; 5..7 reserved).
@@ -61,7 +64,6 @@ constexpr uint64_t CTRDATA_TYPE = 0xf;
 constexpr uint64_t CTRDATA_CCV = 1ull << 15;
 constexpr unsigned CTRDATA_CC_SHIFT = 16;
 constexpr uint64_t CTRDATA_CC = 0xffffull << CTRDATA_CC_SHIFT;
-constexpr uint64_t CTRDATA_MASK = CTRDATA_TYPE | CTRDATA_CCV | CTRDATA_CC;
 
 constexpr unsigned kMaxDepth = 256;
 constexpr unsigned kDepthCodes = 5;  // DEPTH 0..4: 16 .. 256 entries
