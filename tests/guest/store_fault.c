@@ -17,13 +17,16 @@ int main(int argc, char **argv) {
     const char *mode = argv[1];
     char *p;
     if (strcmp(mode, "eof") == 0) {
-        /* A shared file mapping one page past the file's end: the host raises SIGBUS there. */
-        int fd = open("store_fault.tmp", O_RDWR | O_CREAT | O_TRUNC, 0600);
+        /* A shared file mapping one page past the file's end: the host raises SIGBUS there. The name
+         * is per process because every engine's run of this test may be at this line at once. */
+        char name[64];
+        snprintf(name, sizeof name, "store_fault.%d.tmp", (int)getpid());
+        int fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0600);
         CHECK(fd >= 0);
         CHECK(write(fd, "x", 1) == 1);
         p = mmap((void *)BASE, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
         CHECK(p == (char *)BASE);
-        CHECK(unlink("store_fault.tmp") == 0);
+        CHECK(unlink(name) == 0);
         p[1] = 'y';  /* inside the file: fine */
         *(volatile uint32_t *)(p + PAGE) = 1;
         return 1;
