@@ -104,7 +104,9 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
   ctr::configure(hart_, opt_.ctr, ctr::CTRCTL_U, ctr::CTRCTL_U);
   if (opt_.ctr.dump) {
     ctr_dump_ = std::make_unique<ctr::Dump>(opt_.ctr.dump_path);
-    limiter_.on_sigusr1([this] { ctr_dump_->write({&hart_}, "on SIGUSR1"); });
+    limiter_.on_sigusr1([this] {
+      if (ctr_dump_) ctr_dump_->write({&hart_}, "on SIGUSR1");  // a forked child has none
+    });
   }
   build_stack(exe, interp_base);
   vm_.on_code_change = [this](uint64_t start, uint64_t end) { engine_->invalidate(hart_, start, end); };
@@ -176,6 +178,7 @@ UserResult LinuxUser::run() {
   limiter_.start({&hart_});
   engine_->run(hart_, *this);
   if (ctr_dump_) ctr_dump_->write({&hart_}, "at exit");
+  if (fatal_signal_ && opt_.forked) exit_as_killed();
   return {limiter_.status() ? limiter_.status() : exit_code_, hart_.instret, engine_->summary()};
 }
 
@@ -187,6 +190,7 @@ std::string LinuxUser::signal_name(int sig) {
 bool LinuxUser::die(int sig, const std::string& why) {
   diag_print("brisk: guest killed by {}: {}\n", signal_name(sig), why);
   exit_code_ = 128 + sig;
+  fatal_signal_ = sig;
   return false;
 }
 
@@ -263,7 +267,7 @@ void* LinuxUser::guest_ptr(uint64_t va, uint64_t count, uint64_t size, int prot)
   return vm_.base() + va;
 }
 
-bool LinuxUser::guest_string(uint64_t va, std::string& out) {
+bool LinuxUser::guest_string(uint64_t va, std::string& out, size_t max) {
   out.clear();
   for (;;) {
     uint64_t page_end = GuestVm::page_down(va) + GuestVm::kPage;
@@ -272,7 +276,7 @@ bool LinuxUser::guest_string(uint64_t va, std::string& out) {
     size_t n = strnlen(p, page_end - va);
     out.append(p, n);
     if (va + n < page_end) return true;
-    if (out.size() > PATH_MAX * 4) return false;
+    if (out.size() > max) return false;
     va = page_end;
   }
 }

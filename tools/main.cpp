@@ -192,6 +192,11 @@ int main(int argc, char** argv) {
   add_engine_options(run, user.engine);
   CtrArgs run_ctr_args;
   add_ctr_options(run, run_ctr_args, "as if the guest's kernel had enabled U-mode recording");
+  std::string argv0;
+  run->add_option("--argv0", argv0, "Give the program NAME as argv[0] instead of PROG (like qemu-riscv64 -0)")
+      ->type_name("NAME");
+  // Set when brisk execs itself in a guest's forked child (runtime/linux_process.cpp).
+  run->add_flag("--forked", user.forked)->group("");
   run->prefix_command();
 
   brisk::SystemOptions sys;
@@ -237,6 +242,7 @@ int main(int argc, char** argv) {
     auto t0 = std::chrono::steady_clock::now();
     if (run->parsed()) {
       auto rest = run->remaining();
+      user.brisk_argv.assign(argv, argv + (argc - static_cast<int>(rest.size())));
       if (rest.empty()) {
         brisk::diag_print("brisk run: missing PROG (see brisk run --help)\n");
         return 2;
@@ -257,6 +263,7 @@ int main(int argc, char** argv) {
       user.engine.deadlines = user.limits.any() || user.ctr.dump;
       user.program = rest.front();
       user.argv = rest;
+      if (*run->get_option("--argv0")) user.argv.front() = argv0;
       for (char** e = environ; *e; e++) user.envp.emplace_back(*e);
       brisk::LinuxUser u(user);
       brisk::UserResult r = u.run();
