@@ -254,16 +254,9 @@ int64_t LinuxUser::waitid(int idtype, int64_t id, uint64_t info, int options, ui
   siginfo_t si{};
   const int64_t r = host(::syscall(SYS_waitid, idtype, static_cast<id_t>(id), &si, options, ru));
   if (r < 0 || !out) return r;
-  RvSiginfoChld g{};
-  g.signo = si.si_signo;
-  g.err = si.si_errno;
-  g.code = si.si_code;
-  g.pid = si.si_pid;
-  g.uid = static_cast<int32_t>(si.si_uid);
-  g.status = si.si_status;
-  g.utime = si.si_utime;
-  g.stime = si.si_stime;
-  *out = g;
+  *out = RvSiginfoChld{.signo = si.si_signo, .err = si.si_errno, .code = si.si_code, .pad = 0,
+                       .pid = si.si_pid, .uid = static_cast<int32_t>(si.si_uid), .status = si.si_status, .pad2 = 0,
+                       .utime = si.si_utime, .stime = si.si_stime, .rest = {}};
   return r;
 }
 

@@ -29,6 +29,9 @@ static int run_target(char **argv, int first)
     CHECK_STR(buf, "kept");
     CHECK_EQ(fcntl(kClosedFd, F_GETFD), -1);
     CHECK_EQ(errno, EBADF);
+    char exe[4096] = {0};
+    CHECK(readlink("/proc/self/exe", exe, sizeof exe - 1) > 0);
+    CHECK_STR(strrchr(exe, '/'), "/exec");  /* the new program (a script's interpreter), not brisk */
     return 0;
 }
 
