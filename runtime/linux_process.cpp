@@ -96,6 +96,7 @@ int64_t LinuxUser::clone_process(uint64_t flags, uint64_t exit_signal, uint64_t 
   // The parent's CTR dump is the parent's: a child that wrote its own at exit would clobber it.
   ctr_dump_.reset();
   limiter_.after_fork();
+  engine_->after_fork();
   if (child_tid) *child_tid = static_cast<int32_t>(getpid());
   // CLONE_CHILD_CLEARTID clears and wakes at exit for threads sharing the word; in a process with
   // memory of its own nobody could see it.
