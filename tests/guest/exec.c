@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,13 +14,17 @@
 
 enum { kKeptFd = 40, kClosedFd = 41 };
 
-/* The program as exec'd: argv = self, "target", "two words", pid, "" (or with a script's arguments in
+/* The program as exec'd: argv = self, "target", "two words", pid or p<parent pid>, "" (or with a script's arguments in
  * front), the fds the exec'er left. */
 static int run_target(char **argv, int first)
 {
     CHECK_STR(argv[first], "target");
     CHECK_STR(argv[first + 1], "two words");
-    CHECK_EQ(strtol(argv[first + 2], NULL, 10), getpid());
+    /* "p<pid>": a spawned child, whose parent is that pid; else its own pid, kept across execve */
+    if (argv[first + 2][0] == 'p')
+        CHECK_EQ(strtol(argv[first + 2] + 1, NULL, 10), getppid());
+    else
+        CHECK_EQ(strtol(argv[first + 2], NULL, 10), getpid());
     CHECK_STR(argv[first + 3], "");
     CHECK(argv[first + 4] == NULL);
     CHECK_STR(getenv("EXEC_TEST"), "a=b c");
@@ -109,6 +114,20 @@ int main(int argc, char **argv)
     CHECK_EQ(waitpid(pid, &status, 0), pid);
     CHECK(WIFEXITED(status));
     CHECK_EQ(WEXITSTATUS(status), 0);
+    /* glibc's posix_spawn: clone(CLONE_VM | CLONE_VFORK) on a stack of its own, then execve. */
+    char me_spawned[16];
+    char *spawn_args[] = {argv[0], "target", "two words", me_spawned, "", NULL};
+    posix_spawn_file_actions_t actions;
+    CHECK_EQ(posix_spawn_file_actions_init(&actions), 0);
+    CHECK_EQ(posix_spawn_file_actions_addclose(&actions, kClosedFd), 0);
+    snprintf(me_spawned, sizeof me_spawned, "p%d", getpid());
+    CHECK_EQ(posix_spawn(&pid, argv[0], &actions, NULL, spawn_args, envp), 0);
+    CHECK(pid > 0);
+    CHECK_EQ(waitpid(pid, &status, 0), pid);
+    CHECK(WIFEXITED(status));
+    CHECK_EQ(WEXITSTATUS(status), 0);
+    posix_spawn_file_actions_destroy(&actions);
+
     unlink(plain);
     unlink(noexec);
     unlink(script);
