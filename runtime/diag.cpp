@@ -11,14 +11,11 @@ namespace brisk {
 
 namespace {
 
-// Far above the descriptors programs normally use.
-constexpr int kDiagFdFloor = 1000;
-
 struct Diag {
   int fd;
   FILE* f;
   Diag() {
-    fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, kDiagFdFloor);
+    fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, kOwnFdFloor);
     f = fd >= 0 ? fdopen(fd, "w") : nullptr;
     if (!f) {
       fd = STDERR_FILENO;
@@ -46,7 +43,7 @@ int diag_fd() { return instance().fd; }
 FILE* open_own_file(const std::string& path) {
   const int low = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (low < 0) return nullptr;
-  const int fd = fcntl(low, F_DUPFD_CLOEXEC, kDiagFdFloor);
+  const int fd = fcntl(low, F_DUPFD_CLOEXEC, kOwnFdFloor);
   close(low);
   FILE* f = fd >= 0 ? fdopen(fd, "w") : nullptr;
   if (f) own_files().push_back(fd);

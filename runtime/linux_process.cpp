@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "runtime/diag.h"
+#include "runtime/error.h"
 #include "runtime/linux_user.h"
 
 namespace brisk {
@@ -27,6 +28,7 @@ namespace brisk {
 namespace {
 
 int64_t host(long r) { return r < 0 ? -errno : r; }
+
 
 // The clone flags a process (not a thread) can be made with. CLONE_VM only with CLONE_VFORK: vfork
 // runs as a fork whose parent waits for the child's exec or exit, which Linux allows.
@@ -70,7 +72,41 @@ int64_t check_riscv64_elf(const char* head, ssize_t n) {
   return eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_machine == EM_RISCV ? 0 : -ENOEXEC;
 }
 
+// A memfd holding `block`, open across exec, far above the guest's descriptors; or -errno.
+int guest_env_memfd(const std::string& block) {
+  const int low = static_cast<int>(::syscall(SYS_memfd_create, "brisk-guest-env", 0u));
+  if (low < 0) return -errno;
+  const int fd = ::fcntl(low, F_DUPFD, kOwnFdFloor);
+  ::close(low);
+  if (fd < 0) return -errno;
+  for (size_t done = 0; done < block.size();) {
+    const ssize_t n = ::write(fd, block.data() + done, block.size() - done);
+    if (n <= 0) {
+      ::close(fd);
+      return n < 0 ? -errno : -EIO;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return fd;
+}
+
 }  // namespace
+
+std::vector<std::string> read_guest_env(int fd) {
+  std::string block;
+  char buf[65536];
+  ssize_t n;
+  while ((n = ::pread(fd, buf, sizeof buf, static_cast<off_t>(block.size()))) > 0) block.append(buf, static_cast<size_t>(n));
+  if (n < 0) throw Error("--guest-env-fd {}: {}", fd, std::strerror(errno));
+  ::close(fd);
+  std::vector<std::string> env;
+  for (size_t at = 0; at < block.size();) {
+    const size_t end = block.find('\0', at);
+    env.push_back(block.substr(at, end - at));
+    at = end == std::string::npos ? block.size() : end + 1;
+  }
+  return env;
+}
 
 int64_t LinuxUser::clone_process(uint64_t flags, uint64_t exit_signal, uint64_t sp, uint64_t ptid, uint64_t tls,
                                  uint64_t ctid) {
@@ -212,8 +248,8 @@ int64_t LinuxUser::execve(int dirfd, uint64_t path_va, uint64_t argv_va, uint64_
   const auto& own = opt_.brisk_argv;
   for (size_t k = 0; k < own.size(); k++) {
     const std::string& s = own[k];
-    if (s == "--forked" || s.starts_with("--argv0=")) continue;
-    if (s == "--argv0") {
+    if (s == "--forked" || s.starts_with("--argv0=") || s.starts_with("--guest-env-fd=")) continue;
+    if (s == "--argv0" || s == "--guest-env-fd") {
       k++;
       continue;
     }
@@ -222,20 +258,26 @@ int64_t LinuxUser::execve(int dirfd, uint64_t path_va, uint64_t argv_va, uint64_
     args.push_back(s);
   }
   if (opt_.forked) args.emplace_back("--forked");
+  // The guest's environment goes to the new brisk in a memfd, so that what the guest sets (LD_PRELOAD,
+  // LD_LIBRARY_PATH, ...) never reaches the host's loader; brisk runs with the environment it started with.
+  std::string env_block;
+  for (const auto& s : envp) env_block.append(s).push_back('\0');
+  const int env_fd = guest_env_memfd(env_block);
+  if (env_fd < 0) return env_fd;
+  args.insert(args.end(), {"--guest-env-fd", std::to_string(env_fd)});
   // PROG ends brisk's options; one that starts with '-' would read as an option.
   if (file[0] == '-') file = "./" + file;
   args.insert(args.end(), {"--argv0", argv[0], file});
   args.insert(args.end(), argv.begin() + 1, argv.end());
-  std::vector<char*> host_argv, host_envp;
+  std::vector<char*> host_argv;
   for (auto& s : args) host_argv.push_back(s.data());
   host_argv.push_back(nullptr);
-  for (auto& s : envp) host_envp.push_back(s.data());
-  host_envp.push_back(nullptr);
   std::fflush(nullptr);
   // The host's /proc/self/exe is brisk's binary even when its path has been replaced since. brisk's
   // own descriptors are all O_CLOEXEC; the guest's without FD_CLOEXEC stay open, as in Linux.
-  ::execve("/proc/self/exe", host_argv.data(), host_envp.data());
+  ::execve("/proc/self/exe", host_argv.data(), environ);
   const int e = errno;
+  ::close(env_fd);
   diag_print("brisk: cannot exec brisk for the guest's execve of {}: {}\n", path, std::strerror(e));
   return -e;
 }

@@ -37,6 +37,10 @@ struct UserResult {
   std::string engine;      // Engine::summary()
 };
 
+// The environment a guest's execve gave the new program, from the descriptor --guest-env-fd names,
+// which it closes (runtime/linux_process.cpp). Throws brisk::Error when it cannot be read.
+std::vector<std::string> read_guest_env(int fd);
+
 // "SIGTERM", or "signal 40" for the real-time signals, which have no abbreviations.
 std::string signal_name(int sig);
 

@@ -197,6 +197,9 @@ int main(int argc, char** argv) {
       ->type_name("NAME");
   // Set when brisk execs itself in a guest's forked child (runtime/linux_process.cpp).
   run->add_flag("--forked", user.forked)->group("");
+  // The guest's environment after its execve, which must not be brisk's own (LD_PRELOAD, ...).
+  int guest_env_fd = -1;
+  run->add_option("--guest-env-fd", guest_env_fd)->group("");
   run->prefix_command();
 
   brisk::SystemOptions sys;
@@ -264,7 +267,8 @@ int main(int argc, char** argv) {
       user.program = rest.front();
       user.argv = rest;
       if (*run->get_option("--argv0")) user.argv.front() = argv0;
-      for (char** e = environ; *e; e++) user.envp.emplace_back(*e);
+      if (guest_env_fd >= 0) user.envp = brisk::read_guest_env(guest_env_fd);
+      else for (char** e = environ; *e; e++) user.envp.emplace_back(*e);
       brisk::LinuxUser u(user);
       brisk::UserResult r = u.run();
       if (stats) print_stats(r.instret, std::chrono::steady_clock::now() - t0, r.engine);

@@ -31,3 +31,12 @@ status=0
 guest --sysroot "$GUEST_BASH" -c 'exec /usr/bin/false' || status=$?
 ((status == 1)) || fail "bash -c 'exec /usr/bin/false' exited with status $status, not 1"
 pass "exec of a sysroot program keeps the process and its exit status"
+
+# What the guest puts in its environment is the new program's, not the host loader's that starts brisk.
+status=0
+guest --sysroot "$GUEST_BASH" -c 'LD_PRELOAD=/nonexistent/preload.so /usr/bin/busybox sh -c "echo \$LD_PRELOAD"' \
+    >"$WORK/env.out" 2>"$WORK/env.err" || status=$?
+((status == 0)) || fail "busybox sh -c 'echo \$LD_PRELOAD' exited with status $status: $(cat "$WORK/env.err")"
+[[ $(cat "$WORK/env.out") == /nonexistent/preload.so ]] || fail "the guest's LD_PRELOAD is '$(cat "$WORK/env.out")'"
+! grep -i preload "$WORK/env.err" >&2 || fail "the guest's LD_PRELOAD reached the host's loader"
+pass "the guest's LD_PRELOAD reaches the guest only"
