@@ -36,7 +36,7 @@ constexpr uint64_t kCloneProcessFlags =
     CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | CLONE_SETTLS;
 
 // warn_once keys: the syscalls' numbers (runtime/linux_syscalls.def).
-constexpr uint64_t kCloneWarning = 220, kClone3Warning = 435;
+constexpr uint64_t kCloneWarning = 220, kExecveWarning = 221, kClone3Warning = 435;
 
 // struct clone_args (include/uapi/linux/sched.h): CLONE_ARGS_SIZE_VER0 is 64 bytes, VER2 88.
 struct CloneArgs {
@@ -244,8 +244,12 @@ int64_t LinuxUser::execve(int dirfd, uint64_t path_va, uint64_t argv_va, uint64_
   }
 
   // brisk again, with its options but those that name this process's own run.
-  std::vector<std::string> args;
   const auto& own = opt_.brisk_argv;
+  if (own.empty()) {  // a LinuxUser made without a command line (tests/unit)
+    warn_once(kExecveWarning, "execve needs brisk's command line; returning -ENOSYS");
+    return -ENOSYS;
+  }
+  std::vector<std::string> args;
   for (size_t k = 0; k < own.size(); k++) {
     const std::string& s = own[k];
     if (s == "--forked" || s.starts_with("--argv0=") || s.starts_with("--guest-env-fd=")) continue;

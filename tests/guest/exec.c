@@ -88,6 +88,12 @@ int main(int argc, char **argv)
     expect_exec_error(noexec, EACCES);
     expect_exec_error(dir, EACCES);
     expect_exec_error(badscript, ENOENT);
+    /* one string longer than MAX_ARG_STRLEN (32 pages) */
+    static char huge[32 * 4096 + 2];
+    memset(huge, 'x', sizeof huge - 1);
+    char *huge_argv[] = {argv[0], huge, NULL};
+    CHECK_EQ(execve(argv[0], huge_argv, NULL), -1);
+    CHECK_EQ(errno, E2BIG);
     char **volatile unmapped = (char **)8;
     CHECK_EQ(execve(argv[0], unmapped, NULL), -1);
     CHECK_EQ(errno, EFAULT);
