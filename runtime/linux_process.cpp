@@ -76,9 +76,10 @@ int64_t check_riscv64_elf(const char* head, ssize_t n) {
 int guest_env_memfd(const std::string& block) {
   const int low = static_cast<int>(::syscall(SYS_memfd_create, "brisk-guest-env", 0u));
   if (low < 0) return -errno;
-  const int fd = ::fcntl(low, F_DUPFD, kOwnFdFloor);
-  ::close(low);
-  if (fd < 0) return -errno;
+  // Under a descriptor limit below the floor, where it is.
+  int fd = ::fcntl(low, F_DUPFD, kOwnFdFloor);
+  if (fd < 0) fd = low;
+  else ::close(low);
   for (size_t done = 0; done < block.size();) {
     const ssize_t n = ::write(fd, block.data() + done, block.size() - done);
     if (n <= 0) {
