@@ -173,6 +173,7 @@ int64_t LinuxUser::guest_strings(uint64_t va, std::vector<std::string>& out, uin
     if (!*p) return 0;
     std::string s;
     if (!guest_string(*p, s, kMaxArgStrlen)) return s.size() > kMaxArgStrlen ? -E2BIG : -EFAULT;
+    if (s.size() + 1 > kMaxArgStrlen) return -E2BIG;  // its NUL included
     total += s.size() + 1 + 8;
     if (total > kMaxArgBytes) return -E2BIG;
     out.push_back(std::move(s));
