@@ -32,6 +32,8 @@ class ElfFile {
   void read(uint64_t off, void* dst, size_t n) const;
   // The value of a symbol from .symtab, if the file has one by that name.
   std::optional<uint64_t> symbol(const std::string& name) const;
+  // The GNU build-id (the NT_GNU_BUILD_ID note of a PT_NOTE segment), if the file has one.
+  std::optional<std::vector<uint8_t>> build_id() const;
 
  private:
   std::string path_;
