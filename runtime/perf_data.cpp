@@ -3,8 +3,10 @@
 // the kernel would have written them to its ring buffer), then the feature sections perf's header
 // code reads (arch riscv64, build-ids, event name, ...). The layouts are Linux's: the uapi's
 // include/uapi/linux/perf_event.h and perf's tools/perf/util/header.h; the names below are theirs.
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -175,31 +177,40 @@ uint8_t perf_branch_type(uint8_t ctr_type) {
 }
 
 // Little-endian bytes of a record or a feature section (perf.data is in the writer's byte order,
-// and brisk's hosts are little-endian x86-64).
+// and brisk's hosts are little-endian x86-64). Reused from record to record: it grows to the
+// largest and stays.
 class Bytes {
  public:
   template <typename T>
   void put(const T& v) {
     static_assert(std::is_trivially_copyable_v<T>);
-    const auto* p = reinterpret_cast<const uint8_t*>(&v);
-    b_.insert(b_.end(), p, p + sizeof(T));
+    std::memcpy(grow(sizeof(T)), &v, sizeof(T));
   }
   // s and a NUL, zero-padded to a multiple of `align`.
   void put_padded(std::string_view s, size_t align) {
-    b_.insert(b_.end(), s.begin(), s.end());
-    b_.resize(b_.size() + align - s.size() % align, 0);
+    const size_t n = (s.size() / align + 1) * align;
+    uint8_t* p = grow(n);
+    std::memcpy(p, s.data(), s.size());
+    std::memset(p + s.size(), 0, n - s.size());
   }
   // A feature-section string: its padded length, then the string.
   void put_string(std::string_view s) {
     put(static_cast<uint32_t>((s.size() / NAME_ALIGN + 1) * NAME_ALIGN));
     put_padded(s, NAME_ALIGN);
   }
-  void clear() { b_.clear(); }
-  size_t size() const { return b_.size(); }
+  void clear() { size_ = 0; }
+  size_t size() const { return size_; }
   uint8_t* data() { return b_.data(); }
 
  private:
+  uint8_t* grow(size_t n) {
+    if (size_ + n > b_.size()) b_.resize(std::max(2 * b_.size(), size_ + n));
+    uint8_t* p = b_.data() + size_;
+    size_ += n;
+    return p;
+  }
   std::vector<uint8_t> b_;
+  size_t size_ = 0;
 };
 
 struct BuildId {
@@ -242,11 +253,11 @@ class PerfDataWriter final : public Sink {
     rec_.put(uint64_t(0));  // ino_generation
     rec_.put(m.prot);
     rec_.put(m.flags);
-    // PATH_MAX, as the kernel's d_path gives, keeps the record within its 16-bit size.
-    rec_.put_padded(kernel ? std::string(kKernelName) + "_text" : m.filename.substr(0, 4095), 8);
+    const std::string file = host_file(m);
+    rec_.put_padded(kernel ? std::string(kKernelName) + "_text" : file, 8);
     sample_id(pid, tid, m.time);
     end();
-    add_build_id(m);
+    add_build_id(m.mode, kernel ? std::string(kKernelName) : file, file);
   }
 
   void sample(const Sample& s) override {
@@ -383,12 +394,20 @@ class PerfDataWriter final : public Sink {
     round_bytes_ = 0;
   }
 
-  // The build-id of each mapped file once, read where brisk found it and named as the guest knows it.
-  void add_build_id(const Mapping& m) {
-    const bool kernel = m.mode == CpuMode::Kernel;
-    std::string name = kernel ? std::string(kKernelName) : m.filename;
-    if (!build_id_seen_.emplace(cpumode(m.mode), name).second) return;
-    const std::string& file = m.host_path.empty() ? m.filename : m.host_path;
+  // The file perf is to read a mapping's symbols from: perf runs on the host, where a guest path
+  // (under --sysroot) would need a --symfs that a program outside the sysroot could not share.
+  // Absolute, so that perf finds it from any directory; PATH_MAX at most, as the kernel's d_path
+  // gives, which keeps the record within its 16-bit size.
+  static std::string host_file(const Mapping& m) {
+    std::error_code ec;
+    const std::filesystem::path p = m.host_path.empty() ? m.filename : m.host_path;
+    const std::filesystem::path abs = std::filesystem::absolute(p, ec);
+    return (ec ? p : abs.lexically_normal()).string().substr(0, 4095);
+  }
+
+  // The build-id of each mapped file, read once, under the name its MMAP2 gives it.
+  void add_build_id(CpuMode mode, std::string name, const std::string& file) {
+    if (!build_id_seen_.emplace(cpumode(mode), name).second) return;
     std::optional<std::vector<uint8_t>> id;
     try {
       id = ElfFile(file, "mapped file").build_id();
@@ -397,7 +416,7 @@ class PerfDataWriter final : public Sink {
     }
     // perf keeps 20 bytes, a SHA-1's; longer ids cannot be told apart there.
     if (!id || id->size() > sizeof(perf_record_header_build_id::data)) return;
-    build_ids_.push_back({cpumode(m.mode), std::move(name), std::move(*id)});
+    build_ids_.push_back({cpumode(mode), std::move(name), std::move(*id)});
   }
 
   OutputFile out_;

@@ -122,7 +122,8 @@ class PerfDataTest : public ::testing::Test {
     m.ino = 1234;
     m.prot = 5;   // PROT_READ | PROT_EXEC
     m.flags = 2;  // MAP_PRIVATE
-    m.filename = m.host_path = BRISK_SORT_GUEST;
+    m.filename = "/usr/bin/sort";  // the guest's name for it, as under --sysroot
+    m.host_path = BRISK_SORT_GUEST;
     m.time = 1000;
     sink.mmap(m);
     sink.comm({kPid, kTid2, "sort-worker", 1500});
