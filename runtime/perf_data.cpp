@@ -133,8 +133,9 @@ enum : uint8_t {
 };
 
 constexpr int32_t HOST_KERNEL_ID = -1;  // perf's pid of the host machine, for kernel maps and build-ids
-// What perf calls the kernel image: its MMAP is named "[kernel.kallsyms]" plus the symbol its pgoff
-// is the address of, and --vmlinux (or the build-id) supplies the symbols.
+// What perf calls the kernel image: its MMAP is named "[kernel.kallsyms]" plus the symbol whose
+// address pgoff gives, to find a relocated (KASLR) kernel's offset; brisk's kernels run where they
+// were linked, so pgoff is 0. --vmlinux (or the build-id cache) supplies the symbols.
 constexpr std::string_view kKernelName = "[kernel.kallsyms]";
 
 // The one attr's one sample id; the samples need not carry it (PERF_SAMPLE_ID), as there is one event.
@@ -246,7 +247,7 @@ class PerfDataWriter final : public Sink {
     rec_.put(tid);
     rec_.put(m.start);
     rec_.put(m.len);
-    rec_.put(kernel ? uint64_t(0) : m.pgoff);  // the kernel's would name a relocation, and it has none
+    rec_.put(kernel ? uint64_t(0) : m.pgoff);
     rec_.put(m.maj);
     rec_.put(m.min);
     rec_.put(m.ino);
@@ -317,13 +318,15 @@ class PerfDataWriter final : public Sink {
     cmdline.put(static_cast<uint32_t>(session_.cmdline.size()));
     for (const std::string& arg : session_.cmdline) cmdline.put_string(arg);
     const perf_event_attr attr = event_attr();
-    Bytes& desc = feat(HEADER_EVENT_DESC);
-    desc.put(uint32_t(1));  // events
-    desc.put(static_cast<uint32_t>(sizeof(attr)));
-    desc.put(attr);
-    desc.put(uint32_t(1));  // ids
-    desc.put_string(ev_.name);
-    desc.put(kEventId);
+    if (!ev_.name.empty()) {  // else perf names the event from the attr
+      Bytes& desc = feat(HEADER_EVENT_DESC);
+      desc.put(uint32_t(1));  // events
+      desc.put(static_cast<uint32_t>(sizeof(attr)));
+      desc.put(attr);
+      desc.put(uint32_t(1));  // ids
+      desc.put_string(ev_.name);
+      desc.put(kEventId);
+    }
     feat(HEADER_BRANCH_STACK);  // empty: its presence says the samples have branch stacks
     Bytes& times = feat(HEADER_SAMPLE_TIME);
     times.put(first_time_);

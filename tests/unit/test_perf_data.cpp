@@ -340,6 +340,64 @@ TEST_F(PerfDataTest, NamesTheKernelAsPerfDoes) {
       << "kernel and M-mode samples, yet the attr excludes them:\n" << header;
 }
 
+// Samples stream out with a FINISHED_ROUND every so often, so that perf need not sort the whole
+// recording at once; perf reads them all, in time order.
+TEST_F(PerfDataTest, StreamsALongRecordingInRounds) {
+  constexpr int kSamples = 30000;
+  {
+    auto sink = perf_data_writer(path_, event(), session());
+    record(*sink);
+    Sample s = first_sample();
+    for (int i = 0; i < kSamples; i++) {
+      s.time = 4000 + i;
+      s.ip = sym("merge_sort.constprop.0") + 2 * (i % 64);
+      sink->sample(s);
+    }
+    sink->finish();
+  }
+  const File f = read_file(path_);
+  int rounds = 0;
+  for (uint64_t off = f.at<uint64_t>(40), end = off + f.at<uint64_t>(48); off < end; off += f.at<uint16_t>(off + 6))
+    rounds += f.at<uint32_t>(off) == 68;
+  EXPECT_EQ(rounds, 1 + (kSamples * 96 + 400) / (1 << 20)) << "one per MiB of records and one at the end";
+  const std::string out = perf("script -F time,ip");
+  std::vector<std::string> lines;
+  for (size_t at = 0, nl; (nl = out.find('\n', at)) != std::string::npos; at = nl + 1) lines.push_back(out.substr(at, nl - at));
+  ASSERT_EQ(lines.size(), kSamples + 2u);
+  EXPECT_EQ(squeeze(lines[2]), fmt::format("0.000004: {:x}", sym("merge_sort.constprop.0")));
+  EXPECT_EQ(squeeze(lines.back()), fmt::format("0.000033: {:x}", sym("merge_sort.constprop.0") + 2 * ((kSamples - 1) % 64)));
+}
+
+// -F FREQ and -j filters on a raw event (a brisk PMU event), named by brisk or, without a name, by
+// perf from the attr.
+TEST_F(PerfDataTest, DescribesTheEventAsSampled) {
+  Event ev;
+  ev.name = "branch_taken";
+  ev.type = 4;  // PERF_TYPE_RAW
+  ev.config = 0x1d;
+  ev.freq = 4000;
+  ev.branch_sample_type = (1 << 4) | (1 << 5);  // PERF_SAMPLE_BRANCH_ANY_CALL | ANY_RETURN
+  auto write = [&] {
+    auto sink = perf_data_writer(path_, ev, session());
+    record(*sink);
+    sink->finish();
+  };
+  write();
+  const std::string out = perf("report --header-only");
+  EXPECT_NE(out.find("# event : name = branch_taken, , id = { 1 }, type = 4, size = 128, config = 0x1d, "
+                     "{ sample_period, sample_freq } = 4000, sample_type = IP|TID|TIME|PERIOD|BRANCH_STACK, "
+                     "exclude_kernel = 1, exclude_hv = 1, mmap = 1, comm = 1, freq = 1, sample_id_all = 1, mmap2 = 1, "
+                     "branch_sample_type = ANY_CALL|ANY_RETURN\n"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(squeeze(perf("script -F event,ip")),
+            fmt::format("branch_taken: {:x}\nbranch_taken: {:x}\n", sym("merge_sort.constprop.0") + 4, sym("fib") + 2));
+  ev.name.clear();
+  write();
+  EXPECT_EQ(squeeze(perf("script -F event,ip")),
+            fmt::format("raw 0x1d:u: {:x}\nraw 0x1d:u: {:x}\n", sym("merge_sort.constprop.0") + 4, sym("fib") + 2));
+}
+
 // The message of the brisk::Error that fn throws; empty when it throws none.
 template <typename Fn>
 std::string error_of(Fn fn) {
