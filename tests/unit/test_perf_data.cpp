@@ -368,6 +368,49 @@ TEST_F(PerfDataTest, StreamsALongRecordingInRounds) {
   EXPECT_EQ(squeeze(lines.back()), fmt::format("0.000033: {:x}", sym("merge_sort.constprop.0") + 2 * ((kSamples - 1) % 64)));
 }
 
+// A dynamic program's library under --sysroot: the guest maps /lib/riscv64-linux-gnu/libc.so.6,
+// which brisk read from the sysroot; perf on the host finds it there, with its dynamic symbols
+// (Debian's libraries have no .symtab) and its build-id.
+TEST_F(PerfDataTest, SymbolisesALibraryFromTheSysroot) {
+  const std::string libc = "/usr/riscv64-linux-gnu/lib/libc.so.6";  // libc6-riscv64-cross
+  std::map<std::string, uint64_t> dynsym;
+  const std::string nm = run("riscv64-linux-gnu-nm -D --defined-only " + libc);
+  for (const char* name : {"qsort", "strlen"}) {
+    const size_t at = nm.find(std::string(" T ") + name + "@@");
+    ASSERT_NE(at, std::string::npos) << libc << " exports no " << name;
+    dynsym[name] = std::stoull(nm.substr(nm.rfind('\n', at) + 1, 16), nullptr, 16);
+  }
+  constexpr uint64_t kBase = 0x3ff7e00000;
+  {
+    auto sink = perf_data_writer(path_, event(), session());
+    sink->comm({kPid, kPid, "sort", 1000});
+    Mapping m;
+    m.pid = m.tid = kPid;
+    m.start = kBase;
+    m.len = 0x122000;
+    m.prot = 5;
+    m.flags = 2;
+    m.filename = "/lib/riscv64-linux-gnu/libc.so.6";
+    m.host_path = libc;
+    m.time = 1000;
+    sink->mmap(m);
+    Sample s;
+    s.pid = s.tid = kPid;
+    s.time = 2000;
+    s.period = 100000;
+    s.ip = kBase + dynsym["qsort"] + 2;  // qsort is 4 bytes, a tail call of qsort_r
+    s.branches = {{kBase + dynsym["strlen"] + 0x10, kBase + dynsym["qsort"], false, 12,
+                   uint8_t(TransferType::DirectCall)}};
+    sink->sample(s);
+    sink->finish();
+  }
+  // (perf puts no space between the dso and the branch stack.)
+  EXPECT_EQ(squeeze(perf("script -F ip,sym,dso,brstacksym")),
+            fmt::format("{:x} qsort ({})strlen+0x10({})/qsort+0x0({})/P/-/-/12/CALL\n", kBase + dynsym["qsort"] + 2, libc,
+                        libc, libc));
+  EXPECT_EQ(perf("buildid-list"), run("perf buildid-list -i " + libc).substr(0, 40) + " " + libc + "\n");
+}
+
 // -F FREQ and -j filters on a raw event (a brisk PMU event), named by brisk or, without a name, by
 // perf from the attr.
 TEST_F(PerfDataTest, DescribesTheEventAsSampled) {
