@@ -89,6 +89,7 @@ class PerfDataTest : public ::testing::Test {
   }
   void TearDown() override {
     unlink(path_.c_str());
+    unlink((dir_ + "/vmlinux").c_str());
     rmdir(dir_.c_str());
   }
 
@@ -304,14 +305,18 @@ TEST_F(PerfDataTest, LaysOutTheFileAsPerfDefinesIt) {
 }
 
 // A kernel image mapped in system mode is perf's [kernel.kallsyms], symbolised by --vmlinux (here
-// tests/guest/sort stands in for vmlinux), and kernel and M-mode samples carry their cpumode.
+// tests/guest/sort with a _text symbol, which a vmlinux has, stands in for it), and kernel and
+// M-mode samples carry their cpumode.
 TEST_F(PerfDataTest, NamesTheKernelAsPerfDoes) {
+  const std::string vmlinux = dir_ + "/vmlinux";
+  run(std::string("riscv64-linux-gnu-objcopy --add-symbol _text=.text:0,global ") + BRISK_SORT_GUEST + " " + vmlinux);
   {
     auto sink = perf_data_writer(path_, event(), session());
     Mapping k;
     k.start = 0x10000;
     k.len = 0x61004;
-    k.filename = k.host_path = BRISK_SORT_GUEST;
+    k.filename = "vmlinux";
+    k.host_path = vmlinux;
     k.mode = CpuMode::Kernel;
     sink->mmap(k);
     sink->comm({1, 1, "init", 5});
@@ -331,10 +336,15 @@ TEST_F(PerfDataTest, NamesTheKernelAsPerfDoes) {
     sink->finish();
   }
   EXPECT_EQ(perf("buildid-list"), hex(build_id_) + " [kernel.kallsyms]\n");
-  EXPECT_EQ(squeeze(perf(std::string("script -F ip,sym,brstack --vmlinux ") + BRISK_SORT_GUEST)),
+  EXPECT_EQ(squeeze(perf("script -F ip,sym,brstack --vmlinux " + vmlinux)),
             fmt::format("{:x} fib {:#x}/{:#x}/P/-/-/1/SYSCALL\n"
                         "80001234 [unknown] 0x80001000/0x80001234/M/-/-/2/IRQ\n",
                         sym("fib") + 2, sym("ack") + 8, sym("fib")));
+  // No warning that the kernel may be relocated: the MMAP names where its _text is. The branch
+  // types are perf's for an exception and an interrupt.
+  EXPECT_EQ(squeeze(perf("report --stdio --vmlinux " + vmlinux + " -F overhead,symbol_from,symbol_to -q")),
+            "50.00% [k] ack [k] fib\n50.00% [H] 0x0000000080001000 [H] 0x0000000080001234\n\n\n\n"
+            "#\n# Branch Statistics:\n#\nSYSCALL: 50.0%\nIRQ: 50.0%");
   const std::string header = perf("report --header-only");
   EXPECT_NE(header.find("sample_type = IP|TID|TIME|PERIOD|BRANCH_STACK, mmap = 1,"), std::string::npos)
       << "kernel and M-mode samples, yet the attr excludes them:\n" << header;
