@@ -200,6 +200,7 @@ TEST_F(PerfDataTest, PerfReportFollowsTheBranchHistory) {
   // Without the source lines perf guesses from the symbol table (sort.c:0, ??:0).
   const std::string out =
       std::regex_replace(squeeze(perf("report --branch-history --stdio --no-children")), std::regex(" [^ ]+:[0-9]+ "), " ");
+  EXPECT_EQ(out.find("Warning"), std::string::npos) << out;
   EXPECT_NE(out.find("# Samples: 2 of event 'instructions:u'\n"), std::string::npos) << out;
   EXPECT_NE(out.find("# Event count (approx.): 200000\n"), std::string::npos) << out;
   // Each sample's chain from its newest branch, each branch as its target then its source; the
@@ -502,6 +503,19 @@ TEST_F(PerfDataTest, LeavesNoTruncatedFileBehind) {
   EXPECT_EQ(files_in(dir_), std::vector<std::string>{"perf.data"});
   const File f = read_file(path_);
   EXPECT_EQ(std::string(f.b.begin(), f.b.end()), "an older recording");
+}
+
+// The finished file replaces what was there, with the permissions the umask gives a new file.
+TEST_F(PerfDataTest, ReplacesTheTargetWhenFinished) {
+  { std::ofstream(path_) << "an older recording"; }
+  const mode_t old_mask = umask(027);
+  write_recording();
+  umask(old_mask);
+  EXPECT_EQ(files_in(dir_), std::vector<std::string>{"perf.data"});
+  struct stat st;
+  ASSERT_EQ(stat(path_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
+  EXPECT_EQ(read_file(path_).str(0).substr(0, 8), "PERFILE2");
 }
 
 // A write that fails (here at RLIMIT_FSIZE, as it would on a full disk) throws brisk::Error naming
