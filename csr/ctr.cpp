@@ -222,10 +222,13 @@ Record logical_entry(const Hart& h, unsigned n) {
 Status sctrclr(Hart& h, const Insn& i, bool virt) {
   if (Status st = csr::stateen_check(h, i, csr::STATEEN0_CTR, virt); st != Status::Next) return st;
   if (h.priv == Priv::U) return virt ? csr::virtual_instruction(h, i) : h.illegal(i);
-  State& c = h.csr.ctr;
-  for (Entry& e : c.entries) e = {};  // every physical entry, whatever the depth
-  reset_cycles(h);
+  clear(h);
   return Status::Next;
+}
+
+void clear(Hart& h) {
+  for (Entry& e : h.csr.ctr.entries) e = {};  // every physical entry, whatever the depth
+  reset_cycles(h);
 }
 
 }  // namespace brisk::ctr

@@ -179,5 +179,7 @@ struct Record {
 Record logical_entry(const Hart& h, unsigned n);
 // SCTRCLR executed with V = virt.
 Status sctrclr(Hart& h, const Insn& i, bool virt);
+// What SCTRCLR does once its checks pass: every entry zeroed, the cycle counter reset.
+void clear(Hart& h);
 
 }  // namespace brisk::ctr

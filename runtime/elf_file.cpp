@@ -3,6 +3,7 @@
 #include <libelf.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/error.h"
@@ -118,6 +119,28 @@ std::optional<uint64_t> ElfFile::symbol(const std::string& name) const {
     }
   }
   return std::nullopt;
+}
+
+std::vector<ElfFile::Function> ElfFile::functions() const {
+  std::vector<Function> out;
+  for (const unsigned type : {SHT_SYMTAB, SHT_DYNSYM}) {
+    for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn; scn = elf_nextscn(elf_, scn)) {
+      GElf_Shdr sh;
+      if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || sh.sh_entsize == 0) continue;
+      Elf_Data* data = elf_getdata(scn, nullptr);
+      if (!data) continue;
+      for (size_t k = 0; k < sh.sh_size / sh.sh_entsize; k++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(data, static_cast<int>(k), &sym)) break;
+        if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF) continue;
+        const char* s = elf_strptr(elf_, sh.sh_link, sym.st_name);
+        if (s && *s) out.push_back({sym.st_value, sym.st_size, s});
+      }
+    }
+    if (!out.empty()) break;  // .dynsym only repeats what .symtab has
+  }
+  std::sort(out.begin(), out.end(), [](const Function& a, const Function& b) { return a.addr < b.addr; });
+  return out;
 }
 
 }  // namespace brisk

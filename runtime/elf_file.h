@@ -32,6 +32,13 @@ class ElfFile {
   void read(uint64_t off, void* dst, size_t n) const;
   // The value of a symbol from .symtab, if the file has one by that name.
   std::optional<uint64_t> symbol(const std::string& name) const;
+  // The defined functions (STT_FUNC) of .symtab, or of .dynsym when the file is stripped, sorted by
+  // address, for naming code addresses (runtime/symbolizer.h).
+  struct Function {
+    uint64_t addr = 0, size = 0;
+    std::string name;
+  };
+  std::vector<Function> functions() const;
 
  private:
   std::string path_;
