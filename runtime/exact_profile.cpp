@@ -6,25 +6,24 @@
 //   <number of branches>
 //   <from>-><to>:<count>       taken transfers
 // with the addresses in hex as offsets from the start of the program's first executable segment
-// (llvm-profgen's default --use-offset), ascending, as llvm-profgen sorts them.
-#include <fcntl.h>
-#include <unistd.h>
+// (llvm-profgen's default --use-offset), ascending, as llvm-profgen sorts them. Written to
+// PATH.partial and renamed at finish() (runtime/profile_file.h).
+#include <sys/mman.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <unordered_map>
 #include <utility>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "jit/transfer.h"
-#include "runtime/error.h"
 #include "runtime/profile.h"
+#include "runtime/profile_file.h"
 
 namespace brisk::profile {
 namespace {
 
-constexpr uint32_t kProtExec = 4;  // Linux PROT_EXEC
 // llvm-profgen places a binary by its first executable segment's address rounded down to 4 KiB.
 constexpr uint64_t kPage = 4096;
 
@@ -37,23 +36,14 @@ using Counts = std::unordered_map<std::pair<uint64_t, uint64_t>, uint64_t, PairH
 
 class ExactWriter final : public Sink {
  public:
-  explicit ExactWriter(const std::string& path) : path_(path), tmp_(path + ".tmp") {
-    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw Error("cannot create the profile {}: {}", path_, std::strerror(errno));
-  }
-  ~ExactWriter() override {
-    if (fd_ >= 0) {
-      ::close(fd_);
-      ::unlink(tmp_.c_str());
-    }
-  }
+  explicit ExactWriter(const std::string& path) : out_(path) {}
 
   void comm(const Comm&) override {}
 
   // The profile is of one binary, the first one mapped executable (the program: brisk record
   // maps it before its interpreter); its other executable segments place the rest of its code.
   void mmap(const Mapping& m) override {
-    if (!(m.prot & kProtExec) || m.len == 0) return;
+    if (!(m.prot & PROT_EXEC) || m.len == 0) return;
     if (image_.empty()) image_name_ = m.filename;
     if (m.filename == image_name_) image_.push_back({m.start & ~(kPage - 1), m.start + m.len});
   }
@@ -76,20 +66,12 @@ class ExactWriter final : public Sink {
     if (started) last_target_[s.tid] = target;
   }
 
+  // The counts live in memory until here: they are bounded by the program's distinct ranges and
+  // transfers, not by the length of the run.
   void finish() override {
-    std::string text = section(ranges_, "-", true) + section(branches_, "->", false);
-    for (size_t done = 0; done < text.size();) {
-      ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw Error("cannot write the profile {}: {}", path_, std::strerror(errno));
-      done += static_cast<size_t>(n);
-    }
-    int fd = std::exchange(fd_, -1);
-    if (::close(fd) != 0 || ::rename(tmp_.c_str(), path_.c_str()) != 0) {
-      int err = errno;
-      ::unlink(tmp_.c_str());
-      throw Error("cannot write the profile {}: {}", path_, std::strerror(err));
-    }
+    out_.write(section(ranges_, "-", true));
+    out_.write(section(branches_, "->", false));
+    out_.commit();
   }
 
  private:
@@ -124,8 +106,7 @@ class ExactWriter final : public Sink {
     return image_.size();
   }
 
-  std::string path_, tmp_;
-  int fd_ = -1;
+  OutputFile out_;
   std::string image_name_;
   std::vector<Segment> image_;
   std::unordered_map<uint32_t, uint64_t> last_target_;  // per thread

@@ -27,7 +27,7 @@ class ExactProfileTest : public ::testing::Test {
   }
   void TearDown() override {
     unlink(path_.c_str());
-    unlink((path_ + ".tmp").c_str());
+    unlink((path_ + ".partial").c_str());
     rmdir(dir_.c_str());
   }
   std::string contents() const {
@@ -83,7 +83,7 @@ TEST_F(ExactProfileTest, CountsBranchesAndRangesAcrossSamples) {
             "108->100:3\n"
             "10a->200:1\n"
             "204->10e:1\n");
-  EXPECT_FALSE(exists(path_ + ".tmp"));
+  EXPECT_FALSE(exists(path_ + ".partial"));
 }
 
 // Not-taken branches are part of a fall-through; each thread has its own run; a run that would
@@ -124,7 +124,7 @@ TEST_F(ExactProfileTest, WithoutFinishLeavesNoFile) {
     w->sample(sample(7, {br(0x10010, 0x10000)}));
   }
   EXPECT_FALSE(exists(path_));
-  EXPECT_FALSE(exists(path_ + ".tmp"));
+  EXPECT_FALSE(exists(path_ + ".partial"));
 }
 
 TEST_F(ExactProfileTest, UnwritablePathIsOneError) {
@@ -133,7 +133,7 @@ TEST_F(ExactProfileTest, UnwritablePathIsOneError) {
     exact_writer(bad);
     FAIL() << "no error for " << bad;
   } catch (const brisk::Error& e) {
-    EXPECT_EQ(std::string(e.what()), "cannot create the profile " + bad + ": No such file or directory");
+    EXPECT_EQ(std::string(e.what()), "cannot write " + bad + ": No such file or directory");
   }
 }
 
