@@ -143,4 +143,23 @@ std::vector<ElfFile::Function> ElfFile::functions() const {
   return out;
 }
 
+std::optional<std::vector<uint8_t>> ElfFile::build_id() const {
+  for (const GElf_Phdr& p : ph_) {
+    if (p.p_type != PT_NOTE) continue;
+    // libelf checks that the chunk lies inside the file; notes are 8-aligned only in such segments.
+    Elf_Data* data = elf_getdata_rawchunk(elf_, static_cast<int64_t>(p.p_offset), p.p_filesz,
+                                          p.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
+    if (!data) continue;
+    GElf_Nhdr nh;
+    size_t name_off = 0, desc_off = 0;
+    for (size_t off = 0; (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) != 0;) {
+      const auto* bytes = static_cast<const uint8_t*>(data->d_buf);
+      if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == sizeof(ELF_NOTE_GNU) &&
+          std::memcmp(bytes + name_off, ELF_NOTE_GNU, sizeof(ELF_NOTE_GNU)) == 0 && nh.n_descsz > 0)
+        return std::vector<uint8_t>(bytes + desc_off, bytes + desc_off + nh.n_descsz);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace brisk

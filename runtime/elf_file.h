@@ -39,6 +39,8 @@ class ElfFile {
     std::string name;
   };
   std::vector<Function> functions() const;
+  // The GNU build-id (the NT_GNU_BUILD_ID note of a PT_NOTE segment), if the file has one.
+  std::optional<std::vector<uint8_t>> build_id() const;
 
  private:
   std::string path_;
