@@ -34,6 +34,25 @@ struct PairHash {
 };
 using Counts = std::unordered_map<std::pair<uint64_t, uint64_t>, uint64_t, PairHash>;
 
+// A count per (from, to). A loop repeats the same range and the same branch back to back, so the
+// last one counted is kept at hand (a map's nodes stay put when it grows).
+class PairCounts {
+ public:
+  void add(uint64_t from, uint64_t to) {
+    if (!last_ || last_key_ != std::pair{from, to}) {
+      last_key_ = {from, to};
+      last_ = &counts_[last_key_];
+    }
+    ++*last_;
+  }
+  const Counts& counts() const { return counts_; }
+
+ private:
+  Counts counts_;
+  std::pair<uint64_t, uint64_t> last_key_;
+  uint64_t* last_ = nullptr;
+};
+
 class ExactWriter final : public Sink {
  public:
   explicit ExactWriter(const std::string& path) : out_(path) {}
@@ -58,8 +77,8 @@ class ExactWriter final : public Sink {
       if (b->type == static_cast<uint8_t>(TransferType::NotTakenBranch)) continue;
       // A run that seems to go backwards crossed something CTR did not record (a signal brisk
       // delivered, a filtered-out transfer): it is not a fall-through.
-      if (started && target <= b->from) ++ranges_[{target, b->from}];
-      ++branches_[{b->from, b->to}];
+      if (started && target <= b->from) ranges_.add(target, b->from);
+      branches_.add(b->from, b->to);
       target = b->to;
       started = true;
     }
@@ -69,8 +88,8 @@ class ExactWriter final : public Sink {
   // The counts live in memory until here: they are bounded by the program's distinct ranges and
   // transfers, not by the length of the run.
   void finish() override {
-    out_.write(section(ranges_, "-", true));
-    out_.write(section(branches_, "->", false));
+    out_.write(section(ranges_.counts(), "-", true));
+    out_.write(section(branches_.counts(), "->", false));
     out_.commit();
   }
 
@@ -110,7 +129,7 @@ class ExactWriter final : public Sink {
   std::string image_name_;
   std::vector<Segment> image_;
   std::unordered_map<uint32_t, uint64_t> last_target_;  // per thread
-  Counts ranges_, branches_;
+  PairCounts ranges_, branches_;
 };
 
 }  // namespace
