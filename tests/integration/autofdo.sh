@@ -5,8 +5,10 @@
 # truth. The exact profile must count what the program says it did, the sampled one must name the
 # hot functions with their weights and overlap the exact one (profile_overlap.py) by at least
 # MIN_OVERLAP at a period of PERIOD instructions, and clang must accept it and build a program
-# that prints the same. The change in instructions and taken branches is reported, not asserted.
-# CLANG and LLVM_PROFGEN name the tools (clang-19, /usr/lib/llvm-19/bin/llvm-profgen).
+# that prints the same. Debian's BOLT reads the same perf.data and rewrites the program, which must
+# print the same too. The change in instructions and taken branches is reported, not asserted.
+# CLANG, LLVM_PROFGEN and BOLT_BIN name the tools (clang-19, /usr/lib/llvm-19/bin/llvm-profgen,
+# perf2bolt and llvm-bolt in /usr/lib/llvm-19/bin).
 # shellcheck source=tests/integration/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -14,19 +16,23 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$HERE/autofdo/workload.c
 CLANG=${CLANG:-clang-19}
 PROFGEN=${LLVM_PROFGEN:-/usr/lib/llvm-19/bin/llvm-profgen}
+BOLT_BIN=${BOLT_BIN:-/usr/lib/llvm-19/bin}
 PERIOD=100003
 MIN_OVERLAP=0.85  # measured: 0.9045 (0.90 to 0.91 from 10007 to 1000003; docs/profiling.md)
 command -v "$CLANG" >/dev/null || fail "no $CLANG (Debian package clang-19)"
 [[ -x $PROFGEN ]] || fail "no llvm-profgen at $PROFGEN (Debian package llvm-19)"
 command -v perf >/dev/null || fail "the host's perf is missing (Debian package linux-perf)"
+[[ -x $BOLT_BIN/perf2bolt && -x $BOLT_BIN/llvm-bolt ]] || fail "no perf2bolt and llvm-bolt in $BOLT_BIN (Debian package bolt-19)"
 
 # build OUT [CLANG_FLAG...]: the workload as the pipeline wants it (line tables with
-# discriminators), static; lld, as GNU ld 2.40 crashes on clang's riscv64 debug relocations.
+# discriminators), static, with its relocations kept for BOLT; lld, as GNU ld 2.40 crashes on
+# clang-19's riscv64 debug info.
 # Any diagnostic is a failure: clang warns about a profile it cannot use.
 build() {
     local out=$1
     shift
-    "$CLANG" --target=riscv64-linux-gnu -O2 -g -fdebug-info-for-profiling -static -fuse-ld=lld -Wall -Wextra \
+    "$CLANG" --target=riscv64-linux-gnu -O2 -g -fdebug-info-for-profiling -static -fuse-ld=lld -Wl,--emit-relocs \
+        -Wall -Wextra \
         "$@" -o "$out" "$SRC" 2>"$WORK/cc.err" || fail "clang $*: status $?: $(head -5 "$WORK/cc.err")"
     [[ ! -s $WORK/cc.err ]] || fail "clang $* warned: $(head -5 "$WORK/cc.err")"
 }
@@ -155,6 +161,22 @@ for p in sampled exact; do
 done
 pass "clang-19 -fprofile-sample-use accepts the sampled and the exact profile; the rebuilt programs print the same"
 
+# --- BOLT: perf2bolt reads the same perf.data, llvm-bolt lays the program out by it ------------------
+"$BOLT_BIN/perf2bolt" -p "$WORK/perf.data" -o "$WORK/perf.fdata" "$WORK/workload" >"$WORK/perf2bolt.log" 2>&1 ||
+    fail "perf2bolt: status $?: $(tail -5 "$WORK/perf2bolt.log")"
+for want in "read $samples samples and [0-9]+ LBR entries" "0 samples \(0.0%\) were ignored" \
+    "traces mismatching disassembled function contents: 0 " "out of range traces involving unknown regions: 0 "; do
+    grep -Eq "^PERF2BOLT: $want" "$WORK/perf2bolt.log" || fail "perf2bolt did not say '$want': $(grep PERF2BOLT "$WORK/perf2bolt.log")"
+done
+# fdata lines: 1 FROM_FUNCTION FROM_OFFSET 1 TO_FUNCTION TO_OFFSET MISPREDICTS COUNT
+hottest=$(sort -k8,8nr "$WORK/perf.fdata" | awk 'NR == 1 { print $2 " -> " $5 }')
+[[ $hottest == "hot_loop -> hot_loop" ]] || fail "perf2bolt's hottest branch is $hottest, not in hot_loop"
+"$BOLT_BIN/llvm-bolt" "$WORK/workload" -o "$WORK/workload.bolt" -data="$WORK/perf.fdata" -reorder-blocks=ext-tsp \
+    -reorder-functions=hfsort -split-functions >"$WORK/bolt.log" 2>&1 || fail "llvm-bolt: status $?: $(tail -5 "$WORK/bolt.log")"
+guest "$WORK/workload.bolt" >"$WORK/bolt.out" || fail "the BOLTed workload exited with status $?"
+cmp "$WORK/out" "$WORK/bolt.out" >&2 || fail "the BOLTed workload printed: $(cat "$WORK/bolt.out")"
+pass "perf2bolt reads brisk's perf.data ($samples samples, hottest branch in hot_loop); the BOLTed program prints the same"
+
 # --- the change, reported --------------------------------------------------------------------------
 # insns PROGRAM: instructions retired (brisk run --stats). taken PROGRAM: every taken transfer
 # in the program (the branch counts of an --exact profile) and the taken conditional branches
@@ -172,9 +194,11 @@ cond_taken() {
 }
 change() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d -> %d (%+.2f%%)", a, b, (b - a) * 100 / a }'; }
 i0=$(insns "$WORK/workload") t0=$(taken "$WORK/workload") c0=$(cond_taken "$WORK/workload")
-for p in sampled exact; do
+declare -A how=([sampled]="clang-19 with the sampled profile" [exact]="clang-19 with the exact profile"
+    [bolt]="llvm-bolt with the sampled perf.data")
+for p in sampled exact bolt; do
     i1=$(insns "$WORK/workload.$p") t1=$(taken "$WORK/workload.$p") c1=$(cond_taken "$WORK/workload.$p")
     [[ -n $i0 && -n $i1 && -n $t0 && -n $t1 && -n $c0 && -n $c1 ]] || fail "no counts: $i0 $i1 $t0 $t1 $c0 $c1"
-    echo "report: built with the $p profile: instructions $(change "$i0" "$i1")," \
+    echo "report: ${how[$p]}: instructions $(change "$i0" "$i1")," \
         "taken transfers $(change "$t0" "$t1"), taken conditional branches $(change "$c0" "$c1")"
 done
