@@ -22,6 +22,10 @@ OutputFile::OutputFile(const std::string& path, const char* what)
     throw Error("cannot write the {} {}: it is a directory", what, printable(path));
   fd_ = mkostemp(tmp_.data(), O_CLOEXEC);
   if (fd_ < 0) throw Error("cannot write the {} {}: {}", what, printable(path), strerror(errno));
+  // mkostemp makes it 0600; the output gets the permissions of any file the user creates.
+  const mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd_, 0666 & ~mask);
 }
 
 OutputFile::~OutputFile() {

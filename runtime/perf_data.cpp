@@ -133,9 +133,11 @@ enum : uint8_t {
 };
 
 constexpr int32_t HOST_KERNEL_ID = -1;  // perf's pid of the host machine, for kernel maps and build-ids
-// What perf calls the kernel image: its MMAP is named "[kernel.kallsyms]" plus the symbol its pgoff
-// is the address of, and --vmlinux (or the build-id) supplies the symbols.
+// What perf calls the kernel image: its MMAP is named "[kernel.kallsyms]" plus a symbol whose
+// address pgoff gives, from which perf tells how far the kernel was relocated (KASLR) from where
+// its vmlinux (given with --vmlinux) says. brisk's kernels run where they were linked.
 constexpr std::string_view kKernelName = "[kernel.kallsyms]";
+constexpr const char* kKernelRefSymbol = "_text";
 
 // The one attr's one sample id; the samples need not carry it (PERF_SAMPLE_ID), as there is one event.
 constexpr uint64_t kEventId = 1;
@@ -246,15 +248,15 @@ class PerfDataWriter final : public Sink {
     rec_.put(tid);
     rec_.put(m.start);
     rec_.put(m.len);
-    rec_.put(kernel ? uint64_t(0) : m.pgoff);  // the kernel's would name a relocation, and it has none
+    const std::string file = host_file(m);
+    rec_.put(kernel ? kernel_ref_address(file) : m.pgoff);
     rec_.put(m.maj);
     rec_.put(m.min);
     rec_.put(m.ino);
     rec_.put(uint64_t(0));  // ino_generation
     rec_.put(m.prot);
     rec_.put(m.flags);
-    const std::string file = host_file(m);
-    rec_.put_padded(kernel ? std::string(kKernelName) + "_text" : file, 8);
+    rec_.put_padded(kernel ? std::string(kKernelName) + kKernelRefSymbol : file, 8);
     sample_id(pid, tid, m.time);
     end();
     add_build_id(m.mode, kernel ? std::string(kKernelName) : file, file);
@@ -317,13 +319,15 @@ class PerfDataWriter final : public Sink {
     cmdline.put(static_cast<uint32_t>(session_.cmdline.size()));
     for (const std::string& arg : session_.cmdline) cmdline.put_string(arg);
     const perf_event_attr attr = event_attr();
-    Bytes& desc = feat(HEADER_EVENT_DESC);
-    desc.put(uint32_t(1));  // events
-    desc.put(static_cast<uint32_t>(sizeof(attr)));
-    desc.put(attr);
-    desc.put(uint32_t(1));  // ids
-    desc.put_string(ev_.name);
-    desc.put(kEventId);
+    if (!ev_.name.empty()) {  // else perf names the event from the attr
+      Bytes& desc = feat(HEADER_EVENT_DESC);
+      desc.put(uint32_t(1));  // events
+      desc.put(static_cast<uint32_t>(sizeof(attr)));
+      desc.put(attr);
+      desc.put(uint32_t(1));  // ids
+      desc.put_string(ev_.name);
+      desc.put(kEventId);
+    }
     feat(HEADER_BRANCH_STACK);  // empty: its presence says the samples have branch stacks
     Bytes& times = feat(HEADER_SAMPLE_TIME);
     times.put(first_time_);
@@ -403,6 +407,16 @@ class PerfDataWriter final : public Sink {
     const std::filesystem::path p = m.host_path.empty() ? m.filename : m.host_path;
     const std::filesystem::path abs = std::filesystem::absolute(p, ec);
     return (ec ? p : abs.lexically_normal()).string().substr(0, 4095);
+  }
+
+  // Where the kernel image has its reference symbol; 0 when it has none (or no symbols), which
+  // perf takes as "not known" and warns that kernel symbols may be misresolved.
+  static uint64_t kernel_ref_address(const std::string& file) {
+    try {
+      return ElfFile(file, "kernel").symbol(kKernelRefSymbol).value_or(0);
+    } catch (const Error&) {
+      return 0;
+    }
   }
 
   // The build-id of each mapped file, read once, under the name its MMAP2 gives it.

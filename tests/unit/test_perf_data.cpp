@@ -89,6 +89,7 @@ class PerfDataTest : public ::testing::Test {
   }
   void TearDown() override {
     unlink(path_.c_str());
+    unlink((dir_ + "/vmlinux").c_str());
     rmdir(dir_.c_str());
   }
 
@@ -199,6 +200,7 @@ TEST_F(PerfDataTest, PerfReportFollowsTheBranchHistory) {
   // Without the source lines perf guesses from the symbol table (sort.c:0, ??:0).
   const std::string out =
       std::regex_replace(squeeze(perf("report --branch-history --stdio --no-children")), std::regex(" [^ ]+:[0-9]+ "), " ");
+  EXPECT_EQ(out.find("Warning"), std::string::npos) << out;
   EXPECT_NE(out.find("# Samples: 2 of event 'instructions:u'\n"), std::string::npos) << out;
   EXPECT_NE(out.find("# Event count (approx.): 200000\n"), std::string::npos) << out;
   // Each sample's chain from its newest branch, each branch as its target then its source; the
@@ -304,14 +306,18 @@ TEST_F(PerfDataTest, LaysOutTheFileAsPerfDefinesIt) {
 }
 
 // A kernel image mapped in system mode is perf's [kernel.kallsyms], symbolised by --vmlinux (here
-// tests/guest/sort stands in for vmlinux), and kernel and M-mode samples carry their cpumode.
+// tests/guest/sort with a _text symbol, which a vmlinux has, stands in for it), and kernel and
+// M-mode samples carry their cpumode.
 TEST_F(PerfDataTest, NamesTheKernelAsPerfDoes) {
+  const std::string vmlinux = dir_ + "/vmlinux";
+  run(std::string("riscv64-linux-gnu-objcopy --add-symbol _text=.text:0,global ") + BRISK_SORT_GUEST + " " + vmlinux);
   {
     auto sink = perf_data_writer(path_, event(), session());
     Mapping k;
     k.start = 0x10000;
     k.len = 0x61004;
-    k.filename = k.host_path = BRISK_SORT_GUEST;
+    k.filename = "vmlinux";
+    k.host_path = vmlinux;
     k.mode = CpuMode::Kernel;
     sink->mmap(k);
     sink->comm({1, 1, "init", 5});
@@ -331,13 +337,123 @@ TEST_F(PerfDataTest, NamesTheKernelAsPerfDoes) {
     sink->finish();
   }
   EXPECT_EQ(perf("buildid-list"), hex(build_id_) + " [kernel.kallsyms]\n");
-  EXPECT_EQ(squeeze(perf(std::string("script -F ip,sym,brstack --vmlinux ") + BRISK_SORT_GUEST)),
+  EXPECT_EQ(squeeze(perf("script -F ip,sym,brstack --vmlinux " + vmlinux)),
             fmt::format("{:x} fib {:#x}/{:#x}/P/-/-/1/SYSCALL\n"
                         "80001234 [unknown] 0x80001000/0x80001234/M/-/-/2/IRQ\n",
                         sym("fib") + 2, sym("ack") + 8, sym("fib")));
+  // No warning that the kernel may be relocated: the MMAP names where its _text is. The branch
+  // types are perf's for an exception and an interrupt.
+  const std::string report = perf("report --stdio --vmlinux " + vmlinux + " -F overhead,symbol_from,symbol_to");
+  EXPECT_EQ(report.find("Warning"), std::string::npos) << report;
+  EXPECT_NE(squeeze(report).find("\n50.00% [k] ack [k] fib\n50.00% [H] 0x0000000080001000 [H] 0x0000000080001234\n"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(squeeze(report).find("\n# Branch Statistics:\n#\nSYSCALL: 50.0%\nIRQ: 50.0%"), std::string::npos)
+      << report;
   const std::string header = perf("report --header-only");
   EXPECT_NE(header.find("sample_type = IP|TID|TIME|PERIOD|BRANCH_STACK, mmap = 1,"), std::string::npos)
       << "kernel and M-mode samples, yet the attr excludes them:\n" << header;
+}
+
+// Samples stream out with a FINISHED_ROUND every so often, so that perf need not sort the whole
+// recording at once; perf reads them all, in time order.
+TEST_F(PerfDataTest, StreamsALongRecordingInRounds) {
+  constexpr int kSamples = 30000;
+  {
+    auto sink = perf_data_writer(path_, event(), session());
+    record(*sink);
+    Sample s = first_sample();
+    for (int i = 0; i < kSamples; i++) {
+      s.time = 4000 + i;
+      s.ip = sym("merge_sort.constprop.0") + 2 * (i % 64);
+      sink->sample(s);
+    }
+    sink->finish();
+  }
+  const File f = read_file(path_);
+  int rounds = 0;
+  for (uint64_t off = f.at<uint64_t>(40), end = off + f.at<uint64_t>(48); off < end; off += f.at<uint16_t>(off + 6))
+    rounds += f.at<uint32_t>(off) == 68;
+  EXPECT_EQ(rounds, 1 + (kSamples * 96 + 400) / (1 << 20)) << "one per MiB of records and one at the end";
+  const std::string out = perf("script -F time,ip");
+  std::vector<std::string> lines;
+  for (size_t at = 0, nl; (nl = out.find('\n', at)) != std::string::npos; at = nl + 1) lines.push_back(out.substr(at, nl - at));
+  ASSERT_EQ(lines.size(), kSamples + 2u);
+  EXPECT_EQ(squeeze(lines[2]), fmt::format("0.000004: {:x}", sym("merge_sort.constprop.0")));
+  EXPECT_EQ(squeeze(lines.back()), fmt::format("0.000033: {:x}", sym("merge_sort.constprop.0") + 2 * ((kSamples - 1) % 64)));
+}
+
+// A dynamic program's library under --sysroot: the guest maps /lib/riscv64-linux-gnu/libc.so.6,
+// which brisk read from the sysroot; perf on the host finds it there, with its dynamic symbols
+// (Debian's libraries have no .symtab) and its build-id.
+TEST_F(PerfDataTest, SymbolisesALibraryFromTheSysroot) {
+  const std::string libc = "/usr/riscv64-linux-gnu/lib/libc.so.6";  // libc6-riscv64-cross
+  std::map<std::string, uint64_t> dynsym;
+  const std::string nm = run("riscv64-linux-gnu-nm -D --defined-only " + libc);
+  for (const char* name : {"qsort", "strlen"}) {
+    const size_t at = nm.find(std::string(" T ") + name + "@@");
+    ASSERT_NE(at, std::string::npos) << libc << " exports no " << name;
+    dynsym[name] = std::stoull(nm.substr(nm.rfind('\n', at) + 1, 16), nullptr, 16);
+  }
+  constexpr uint64_t kBase = 0x3ff7e00000;
+  {
+    auto sink = perf_data_writer(path_, event(), session());
+    sink->comm({kPid, kPid, "sort", 1000});
+    Mapping m;
+    m.pid = m.tid = kPid;
+    m.start = kBase;
+    m.len = 0x122000;
+    m.prot = 5;
+    m.flags = 2;
+    m.filename = "/lib/riscv64-linux-gnu/libc.so.6";
+    m.host_path = libc;
+    m.time = 1000;
+    sink->mmap(m);
+    Sample s;
+    s.pid = s.tid = kPid;
+    s.time = 2000;
+    s.period = 100000;
+    s.ip = kBase + dynsym["qsort"] + 2;  // qsort is 4 bytes, a tail call of qsort_r
+    s.branches = {{kBase + dynsym["strlen"] + 0x10, kBase + dynsym["qsort"], false, 12,
+                   uint8_t(TransferType::DirectCall)}};
+    sink->sample(s);
+    sink->finish();
+  }
+  // (perf puts no space between the dso and the branch stack.)
+  EXPECT_EQ(squeeze(perf("script -F ip,sym,dso,brstacksym")),
+            fmt::format("{:x} qsort ({})strlen+0x10({})/qsort+0x0({})/P/-/-/12/CALL\n", kBase + dynsym["qsort"] + 2, libc,
+                        libc, libc));
+  EXPECT_EQ(perf("buildid-list"), run("perf buildid-list -i " + libc).substr(0, 40) + " " + libc + "\n");
+}
+
+// -F FREQ and -j filters on a raw event (a brisk PMU event), named by brisk or, without a name, by
+// perf from the attr.
+TEST_F(PerfDataTest, DescribesTheEventAsSampled) {
+  Event ev;
+  ev.name = "branch_taken";
+  ev.type = 4;  // PERF_TYPE_RAW
+  ev.config = 0x1d;
+  ev.freq = 4000;
+  ev.branch_sample_type = (1 << 4) | (1 << 5);  // PERF_SAMPLE_BRANCH_ANY_CALL | ANY_RETURN
+  auto write = [&] {
+    auto sink = perf_data_writer(path_, ev, session());
+    record(*sink);
+    sink->finish();
+  };
+  write();
+  const std::string out = perf("report --header-only");
+  EXPECT_NE(out.find("# event : name = branch_taken, , id = { 1 }, type = 4, size = 128, config = 0x1d, "
+                     "{ sample_period, sample_freq } = 4000, sample_type = IP|TID|TIME|PERIOD|BRANCH_STACK, "
+                     "exclude_kernel = 1, exclude_hv = 1, mmap = 1, comm = 1, freq = 1, sample_id_all = 1, mmap2 = 1, "
+                     "branch_sample_type = ANY_CALL|ANY_RETURN\n"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(squeeze(perf("script -F event,ip")),
+            fmt::format("branch_taken: {:x}\nbranch_taken: {:x}\n", sym("merge_sort.constprop.0") + 4, sym("fib") + 2));
+  ev.name.clear();
+  write();
+  EXPECT_EQ(squeeze(perf("script -F event,ip")),
+            fmt::format("raw 0x1d:u: {:x}\nraw 0x1d:u: {:x}\n", sym("merge_sort.constprop.0") + 4, sym("fib") + 2));
 }
 
 // The message of the brisk::Error that fn throws; empty when it throws none.
@@ -387,6 +503,19 @@ TEST_F(PerfDataTest, LeavesNoTruncatedFileBehind) {
   EXPECT_EQ(files_in(dir_), std::vector<std::string>{"perf.data"});
   const File f = read_file(path_);
   EXPECT_EQ(std::string(f.b.begin(), f.b.end()), "an older recording");
+}
+
+// The finished file replaces what was there, with the permissions the umask gives a new file.
+TEST_F(PerfDataTest, ReplacesTheTargetWhenFinished) {
+  { std::ofstream(path_) << "an older recording"; }
+  const mode_t old_mask = umask(027);
+  write_recording();
+  umask(old_mask);
+  EXPECT_EQ(files_in(dir_), std::vector<std::string>{"perf.data"});
+  struct stat st;
+  ASSERT_EQ(stat(path_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
+  EXPECT_EQ(read_file(path_).str(0).substr(0, 8), "PERFILE2");
 }
 
 // A write that fails (here at RLIMIT_FSIZE, as it would on a full disk) throws brisk::Error naming
