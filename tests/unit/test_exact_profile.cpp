@@ -87,8 +87,8 @@ TEST_F(ExactProfileTest, CountsBranchesAndRangesAcrossSamples) {
 }
 
 // Not-taken branches are part of a fall-through; each thread has its own run; a run that would
-// go backwards (something unrecorded in between) is no range; transfers leaving the program's
-// executable mappings are not in its profile, and the offsets count from its lowest one.
+// go backwards (something unrecorded in between) or leave a segment is no range; transfers leaving
+// the program's executable mappings are not in its profile, and the offsets count from its lowest one.
 TEST_F(ExactProfileTest, RangesFollowThreadsAndStayInTheProgram) {
   auto w = exact_writer(path_);
   w->mmap(text(0x40000, 0x1000));
@@ -103,14 +103,17 @@ TEST_F(ExactProfileTest, RangesFollowThreadsAndStayInTheProgram) {
   w->sample(sample(7, {br(0x40050, 0x40200), br(0x40104, 0x7000010, TransferType::IndirectCall)}));
   w->sample(sample(7, {br(0x40220, 0x3f100), br(0x40080, 0x40210)}));  // 0x40200 > 0x40080
   w->sample(sample(7, {br(0x3f180, 0x50010)}));
+  w->sample(sample(9, {br(0x40040, 0x40000), br(0x3f100, 0x3f7f0)}));  // a run across the segments' gap
   w->finish();
   EXPECT_EQ(contents(),
             "3\n"
             "100-180:1\n"
             "1100-1104:1\n"
             "1210-1220:1\n"
-            "5\n"
+            "7\n"
+            "100->7f0:1\n"
             "1020->1100:1\n"
+            "1040->1000:1\n"
             "1050->1200:1\n"
             "1080->1210:1\n"
             "1220->100:1\n"
