@@ -24,25 +24,31 @@ command -v "$CLANG" >/dev/null || fail "no $CLANG (Debian package clang-19)"
 command -v perf >/dev/null || fail "the host's perf is missing (Debian package linux-perf)"
 [[ -x $BOLT_BIN/perf2bolt && -x $BOLT_BIN/llvm-bolt ]] || fail "no perf2bolt and llvm-bolt in $BOLT_BIN (Debian package bolt-19)"
 
-# build OUT [CLANG_FLAG...]: the workload as the pipeline wants it (line tables with
-# discriminators), static, with its relocations kept for BOLT; lld, as GNU ld 2.40 crashes on
-# clang-19's riscv64 debug info.
-# Any diagnostic is a failure: clang warns about a profile it cannot use.
+# build OUT CLANG_FLAG...: the workload as the pipeline wants it (line tables with discriminators),
+# linked by lld, as GNU ld 2.40 crashes on clang-19's riscv64 debug info. Any diagnostic is a
+# failure: clang warns about a profile it cannot use. STATIC: the pipeline's build, static, with
+# its relocations kept for BOLT.
+# shellcheck disable=SC2054 # -Wl,--emit-relocs is one argument
+STATIC=(-static -Wl,--emit-relocs)
 build() {
     local out=$1
     shift
-    "$CLANG" --target=riscv64-linux-gnu -O2 -g -fdebug-info-for-profiling -static -fuse-ld=lld -Wl,--emit-relocs \
-        -Wall -Wextra \
+    "$CLANG" --target=riscv64-linux-gnu -O2 -g -fdebug-info-for-profiling -fuse-ld=lld -Wall -Wextra \
         "$@" -o "$out" "$SRC" 2>"$WORK/cc.err" || fail "clang $*: status $?: $(head -5 "$WORK/cc.err")"
     [[ ! -s $WORK/cc.err ]] || fail "clang $* warned: $(head -5 "$WORK/cc.err")"
 }
 
-# profgen OUT INPUT_OPTION...: a text sample profile of the workload.
+# profgen [--binary=PROGRAM] OUT INPUT_OPTION...: a text sample profile of the workload (or PROGRAM).
 profgen() {
+    local binary=--binary=$WORK/workload
+    if [[ $1 == --binary=* ]]; then
+        binary=$1
+        shift
+    fi
     local out=$1
     shift
     # In $WORK: with --perfdata it leaves perf script's output in its working directory while it runs.
-    (cd "$WORK" && "$PROFGEN" --binary="$WORK/workload" "$@" --format=text --output="$out") 2>"$WORK/profgen.err" \
+    (cd "$WORK" && "$PROFGEN" "$binary" "$@" --format=text --output="$out") 2>"$WORK/profgen.err" \
         || fail "llvm-profgen $*: status $?: $(head -5 "$WORK/profgen.err")"
     [[ -s $out ]] || fail "llvm-profgen $* wrote an empty profile: $(head -5 "$WORK/profgen.err")"
 }
@@ -67,7 +73,7 @@ body_line() {
 }
 
 # --- the program and its first build --------------------------------------------------------------
-build "$WORK/workload"
+build "$WORK/workload" "${STATIC[@]}"
 guest "$WORK/workload" >"$WORK/out" || fail "the workload exited with status $?"
 read -r _ slow _ iters < <(grep '^slow_path ' "$WORK/out")
 read -r _ chain < <(grep '^chain_c ' "$WORK/out")
@@ -99,6 +105,26 @@ for op in "op_add:$op_add" "op_xor:$op_xor" "op_rot:$op_rot"; do
 done
 expect_count "cold_setup's head samples" "$(head_samples "$WORK/exact.prof" cold_setup)" 1
 pass "the --exact profile counts slow_path $slow times, the chain $chain, the ops as the program does"
+
+# The offsets place a PIE, dynamically linked, too; its libraries' transfers are left out.
+build "$WORK/workload.pie" -fPIE -pie
+"$BRISK" record --engine="$ENGINE" --sysroot "$SYSROOT" --exact -o "$WORK/pie.txt" -- "$WORK/workload.pie" \
+    >"$WORK/pie.out" 2>"$WORK/pie.err" || fail "brisk record --exact of the PIE: status $? ($(tail -3 "$WORK/pie.err"))"
+cmp -s "$WORK/out" "$WORK/pie.out" || fail "the PIE printed: $(cat "$WORK/pie.out")"
+profgen --binary="$WORK/workload.pie" "$WORK/pie.prof" --unsymbolized-profile="$WORK/pie.txt"
+expect_count "the PIE's slow_path head samples" "$(head_samples "$WORK/pie.prof" slow_path)" "$slow"
+expect_count "the PIE's chain_c head samples" "$(head_samples "$WORK/pie.prof" chain_c)" "$chain"
+# Every offset lies in the PIE's text: from its segment's start (the offset within its page) on.
+read -r vaddr memsz < <(riscv64-linux-gnu-readelf -lW "$WORK/workload.pie" | awk '$1 == "LOAD" && / R E / { print $3, $6 }')
+lo=$((vaddr & 4095)) hi=$(((vaddr & 4095) + memsz))
+while IFS= read -r line; do
+    [[ $line == *:* ]] || continue
+    pair=${line%%:*}
+    for a in ${pair//[->]/ }; do
+        ((16#$a >= lo && 16#$a < hi)) || fail "the PIE's exact profile has $line, outside its text [$lo, $hi)"
+    done
+done <"$WORK/pie.txt"
+pass "the --exact profile of a dynamically linked PIE counts the same"
 
 # --- sampled: brisk record, llvm-profgen from the perf-script text and from perf.data -------------
 "$BRISK" record --engine="$ENGINE" -e instructions -c $PERIOD -j any --format both -o "$WORK/perf.data" \
@@ -155,7 +181,7 @@ pass "sampled weights: hot_loop $(weight hot_loop a) (exact $(weight hot_loop b)
 # --- clang -fprofile-sample-use --------------------------------------------------------------------
 # The exact profile too, to see what a perfect profile would give.
 for p in sampled exact; do
-    build "$WORK/workload.$p" -fprofile-sample-use="$WORK/$p.prof"
+    build "$WORK/workload.$p" "${STATIC[@]}" -fprofile-sample-use="$WORK/$p.prof"
     guest "$WORK/workload.$p" >"$WORK/$p.out" || fail "the build with the $p profile exited with status $?"
     cmp "$WORK/out" "$WORK/$p.out" >&2 || fail "the build with the $p profile printed: $(cat "$WORK/$p.out")"
 done

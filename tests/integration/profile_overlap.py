@@ -25,31 +25,33 @@ def read(path):
     body, weight, head = {}, {}, {}
     stack = []  # the inline path: (call site, callee) per nesting level below the function
     func = None
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line.strip() or line.lstrip().startswith("!"):
-                continue  # metadata such as !CFGChecksum
-            m = HEADER.match(line)
-            if m:
-                func, stack = m.group(1), []
-                head[func] = head.get(func, 0) + int(m.group(3))
-                weight.setdefault(func, 0)
-                continue
-            m = BODY.match(line) or INLINE.match(line)
-            if not m or func is None:
-                sys.exit(f"{path}:{n}: not a line of a text sample profile: {line!r}")
-            depth = len(m.group(1)) - 1
-            if depth > len(stack):
-                sys.exit(f"{path}:{n}: indented deeper than its inline call site")
-            del stack[depth:]
-            site = f"{m.group(2)}.{m.group(3) or 0}"
-            if m.re is INLINE:
-                stack.append((site, m.group(4)))
-                continue
-            key = (func, tuple(stack), site)
-            body[key] = body.get(key, 0) + int(m.group(4))
-            weight[func] += int(m.group(4))
+    try:
+        lines = open(path).read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        sys.exit(f"{path}: {getattr(e, 'strerror', None) or e}")
+    for n, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("!"):
+            continue  # metadata such as !CFGChecksum
+        m = HEADER.match(line)
+        if m:
+            func, stack = m.group(1), []
+            head[func] = head.get(func, 0) + int(m.group(3))
+            weight.setdefault(func, 0)
+            continue
+        m = BODY.match(line) or INLINE.match(line)
+        if not m or func is None:
+            sys.exit(f"{path}:{n}: not a line of a text sample profile: {line!r}")
+        depth = len(m.group(1)) - 1
+        if depth > len(stack):
+            sys.exit(f"{path}:{n}: indented deeper than its inline call site")
+        del stack[depth:]
+        site = f"{m.group(2)}.{m.group(3) or 0}"
+        if m.re is INLINE:
+            stack.append((site, m.group(4)))
+            continue
+        key = (func, tuple(stack), site)
+        body[key] = body.get(key, 0) + int(m.group(4))
+        weight[func] += int(m.group(4))
     return body, weight, head
 
 
