@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -230,7 +231,7 @@ class PerfDataWriter final : public Sink {
   }
 
   void comm(const Comm& c) override {
-    begin(PERF_RECORD_COMM, PERF_RECORD_MISC_USER);
+    begin(PERF_RECORD_COMM, 0);  // the kernel's misc (no COMM_EXEC: the data model has no exec)
     rec_.put(c.pid);
     rec_.put(c.tid);
     rec_.put_padded(std::string_view(c.name).substr(0, 15), 8);  // the kernel's TASK_COMM_LEN
@@ -295,9 +296,8 @@ class PerfDataWriter final : public Sink {
     const uint64_t data_size = out_.size() - kDataOffset;
 
     // The feature sections: a table of their places, in HEADER_* order, then their contents.
-    std::vector<std::pair<unsigned, Bytes>> feats;
-    auto feat = [&](unsigned f) -> Bytes& { return feats.emplace_back(f, Bytes{}).second; };
-    Bytes& ids = feat(HEADER_BUILD_ID);
+    std::map<unsigned, Bytes> feats;
+    Bytes& ids = feats[HEADER_BUILD_ID];
     for (const BuildId& b : build_ids_) {
       perf_record_header_build_id h{};
       h.header.misc = b.misc | PERF_RECORD_MISC_BUILD_ID_SIZE;
@@ -308,19 +308,19 @@ class PerfDataWriter final : public Sink {
       ids.put(h);
       ids.put_padded(b.filename, NAME_ALIGN);
     }
-    if (!session_.hostname.empty()) feat(HEADER_HOSTNAME).put_string(session_.hostname);
-    if (!session_.os_release.empty()) feat(HEADER_OSRELEASE).put_string(session_.os_release);
-    feat(HEADER_VERSION).put_string(std::string("brisk ") + BRISK_VERSION);
-    feat(HEADER_ARCH).put_string("riscv64");
-    Bytes& cpus = feat(HEADER_NRCPUS);
+    if (!session_.hostname.empty()) feats[HEADER_HOSTNAME].put_string(session_.hostname);
+    if (!session_.os_release.empty()) feats[HEADER_OSRELEASE].put_string(session_.os_release);
+    feats[HEADER_VERSION].put_string(std::string("brisk ") + BRISK_VERSION);
+    feats[HEADER_ARCH].put_string("riscv64");
+    Bytes& cpus = feats[HEADER_NRCPUS];
     cpus.put(static_cast<uint32_t>(session_.nr_cpus));  // available
     cpus.put(static_cast<uint32_t>(session_.nr_cpus));  // online
-    Bytes& cmdline = feat(HEADER_CMDLINE);
+    Bytes& cmdline = feats[HEADER_CMDLINE];
     cmdline.put(static_cast<uint32_t>(session_.cmdline.size()));
     for (const std::string& arg : session_.cmdline) cmdline.put_string(arg);
     const perf_event_attr attr = event_attr();
     if (!ev_.name.empty()) {  // else perf names the event from the attr
-      Bytes& desc = feat(HEADER_EVENT_DESC);
+      Bytes& desc = feats[HEADER_EVENT_DESC];
       desc.put(uint32_t(1));  // events
       desc.put(static_cast<uint32_t>(sizeof(attr)));
       desc.put(attr);
@@ -328,8 +328,8 @@ class PerfDataWriter final : public Sink {
       desc.put_string(ev_.name);
       desc.put(kEventId);
     }
-    feat(HEADER_BRANCH_STACK);  // empty: its presence says the samples have branch stacks
-    Bytes& times = feat(HEADER_SAMPLE_TIME);
+    feats[HEADER_BRANCH_STACK];  // empty: its presence says the samples have branch stacks
+    Bytes& times = feats[HEADER_SAMPLE_TIME];
     times.put(first_time_);
     times.put(last_time_);
 
@@ -364,8 +364,8 @@ class PerfDataWriter final : public Sink {
     a.freq = ev_.freq != 0;
     a.sample_period_or_freq = ev_.freq ? ev_.freq : ev_.period;
     a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK;
-    // Which privileges were sampled, as the recording shows them: perf then does not miss a
-    // kernel it was never meant to see.
+    // The privileges sampled, as the recording shows them: perf report warns of unresolvable
+    // kernel symbols unless the kernel is excluded, which a user-mode recording's is.
     a.exclude_kernel = !kernel_seen_;
     a.exclude_hv = !hv_seen_;
     a.mmap = a.comm = a.mmap2 = 1;

@@ -426,6 +426,32 @@ TEST_F(PerfDataTest, SymbolisesALibraryFromTheSysroot) {
   EXPECT_EQ(perf("buildid-list"), run("perf buildid-list -i " + libc).substr(0, 40) + " " + libc + "\n");
 }
 
+// Mapped files without a build-id (stripped of it, or not ELF at all) are left out of the table,
+// and perf still reads the ELF's symbols by its name.
+TEST_F(PerfDataTest, LeavesOutFilesWithoutABuildId) {
+  const std::string noid = dir_ + "/vmlinux";  // removed by TearDown
+  run(std::string("riscv64-linux-gnu-objcopy --remove-section=.note.gnu.build-id ") + BRISK_SORT_GUEST + " " + noid);
+  {
+    auto sink = perf_data_writer(path_, event(), session());
+    sink->comm({kPid, kPid, "sort", 1000});
+    Mapping m;
+    m.pid = m.tid = kPid;
+    m.start = 0x10000;
+    m.len = 0x61004;
+    m.prot = 5;
+    m.filename = m.host_path = noid;
+    sink->mmap(m);
+    m.start = 0x7f0000;
+    m.len = 0x1000;
+    m.filename = m.host_path = "/proc/self/status";  // not ELF
+    sink->mmap(m);
+    sink->sample(first_sample());
+    sink->finish();
+  }
+  EXPECT_EQ(perf("buildid-list"), "");
+  EXPECT_EQ(squeeze(perf("script -F ip,sym")), fmt::format("{:x} merge_sort.constprop.0\n", first_sample().ip));
+}
+
 // -F FREQ and -j filters on a raw event (a brisk PMU event), named by brisk or, without a name, by
 // perf from the attr.
 TEST_F(PerfDataTest, DescribesTheEventAsSampled) {
