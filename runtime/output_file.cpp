@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "runtime/diag.h"
 #include "runtime/error.h"
 #include "runtime/input_file.h"
 
@@ -20,8 +21,15 @@ OutputFile::OutputFile(const std::string& path, const char* what)
   if (path.empty()) throw Error("the {} path is empty", what);
   if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     throw Error("cannot write the {} {}: it is a directory", what, printable(path));
-  fd_ = mkostemp(tmp_.data(), O_CLOEXEC);
-  if (fd_ < 0) throw Error("cannot write the {} {}: {}", what, printable(path), strerror(errno));
+  // A descriptor of brisk's own (runtime/diag.h): a user-mode guest can neither close nor reuse it.
+  const int low = mkostemp(tmp_.data(), O_CLOEXEC);
+  if (low < 0) throw Error("cannot write the {} {}: {}", what, printable(path), strerror(errno));
+  fd_ = adopt_own_fd(low);
+  if (fd_ < 0) {
+    const int err = errno;
+    unlink(tmp_.c_str());
+    throw Error("cannot write the {} {}: {}", what, printable(path), strerror(err));
+  }
   // mkostemp makes it 0600; the output gets the permissions of any file the user creates.
   const mode_t mask = umask(0);
   umask(mask);

@@ -23,6 +23,7 @@ class OutputFile {
   // Appends n bytes. Writes go through a fixed-size buffer, so memory does not grow with the file;
   // a failed write (disk full) throws brisk::Error naming the path.
   void write(const void* p, size_t n);
+  void write(const std::string& s) { write(s.data(), s.size()); }
   // Bytes appended so far: the file offset of the next write.
   uint64_t size() const { return written_ + used_; }
   // Overwrites n bytes at offset `off`, which must lie within what was appended.

@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "runtime/output_file.h"
 #include "runtime/profile.h"
-#include "runtime/profile_file.h"
 
 namespace brisk::profile {
 
@@ -31,7 +31,7 @@ char* hex(char* p, const char (&prefix)[N], uint64_t v) {
 
 class PerfScriptWriter final : public Sink {
  public:
-  explicit PerfScriptWriter(const std::string& path) : out_(path) {}
+  explicit PerfScriptWriter(const std::string& path) : out_(path, "perf script output") {}
 
   // perf script shows no task events unless asked, and llvm-profgen has no use for them.
   void comm(const Comm&) override {}

@@ -27,7 +27,7 @@ console=$WORK/console
 BOOT_ARGS="--record $WORK/boot.script --record-opts=--format=perfscript --ctr-depth 16" BOOT_CONSOLE=$console \
     "$HERE/boot_linux.sh" "$BRISK" opensbi19 "$ENGINE"
 [[ -s $WORK/boot.script ]] || fail "--record wrote nothing"
-[[ ! -e $WORK/boot.script.partial ]] || fail "--record left boot.script.partial behind"
+[[ -z $(find "$WORK" -name 'boot.script.*') ]] || fail "--record left $(find "$WORK" -name 'boot.script.*') behind"
 line=$(grep -a '^brisk record: samples by privilege: ' "$console" | tr -d '\r') ||
     { show_console; fail "no samples-by-privilege line in the summary"; }
 read -r user kernel machine <<<"$(sed 's/.*user \([0-9]*\), kernel \([0-9]*\), machine \([0-9]*\)$/\1 \2 \3/' <<<"$line")"
@@ -80,5 +80,5 @@ bad "--exact" "^brisk: --record-opts: The following argument was not expected: -
     --record "$WORK/bad.data" --record-opts --exact
 bad "--record-opts alone" "^brisk: --vmlinux and --record-opts are for --record FILE$" --record-opts '-c 5'
 bad "--ctr and --record" "^brisk: --ctr and --record both set CTR up: give one$" --ctr --record "$WORK/bad.data"
-bad "unwritable --record" "^brisk: cannot write $WORK/no/dir/x: No such file or directory$" --record "$WORK/no/dir/x"
+bad "unwritable --record" "^brisk: cannot write the perf.data output $WORK/no/dir/x: No such file or directory$" --record "$WORK/no/dir/x"
 bad "a missing --vmlinux" "vmlinux.*$WORK/none" --record "$WORK/bad.data" --vmlinux "$WORK/none"

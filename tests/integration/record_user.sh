@@ -127,7 +127,7 @@ bad "period 0" "^brisk: -c: '0' is not a positive number$" "${OUT[@]}" -c 0 "$PR
 bad "depth CTR lacks" "^brisk: --ctr-depth: '48' is not one of 16, 32, 64, 128, 256$" "${OUT[@]}" --ctr-depth 48 "$PROG" 10
 bad "depth --cpu left out" "^brisk: --ctr-depth 16: not one of the depths --cpu ctr-depths allows$" \
     "${OUT[@]}" --cpu rv64,ctr-depths=64 --ctr-depth 16 "$PROG" 10
-bad "unwritable output" "^brisk: cannot write $WORK/no/such/dir/x: No such file or directory$" \
+bad "unwritable output" "^brisk: cannot write the perf script output $WORK/no/such/dir/x: No such file or directory$" \
     -o "$WORK/no/such/dir/x" --format perfscript "$PROG" 10
 bad "-c and -F" "^brisk: -c and -F: give a period or a frequency, not both$" "${OUT[@]}" -c 1000 -F 100 "$PROG" 10
 bad "missing PROG" "^brisk record: missing PROG \(see brisk record --help\)$" "${OUT[@]}"
