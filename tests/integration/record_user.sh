@@ -80,6 +80,21 @@ hottest=$(awk -F: '/^[^ ]/ { if ($2 + 0 > max) { max = $2 + 0; f = $1 } } END { 
 grep -q '^cold:' "$WORK/a.prof" || fail "llvm-profgen's profile lacks cold: $(head -20 "$WORK/a.prof")"
 pass "llvm-profgen --perfscript: hot_loop is the hottest function"
 
+# --- --format both: perf.data for host perf, the same samples as text ----------------------------
+"$BRISK" record --engine="$ENGINE" --format both -o "$WORK/both.data" -c $PERIOD -- "$PROG" 300000 >"$WORK/out" 2>&1 ||
+    true
+cmp -s <(grep -v '^PERF_RECORD' "$WORK/a.script") <(grep -v '^PERF_RECORD' "$WORK/both.data.script") ||
+    fail "--format both: the text in both.data.script differs from --format perfscript's"
+if command -v perf >/dev/null; then
+    perf script -i "$WORK/both.data" -F ip,sym 2>"$WORK/perf.err" | awk '{ print $2 }' | sort | uniq -c | sort -rn >"$WORK/perf.syms"
+    read -r n top <<<"$(head -1 "$WORK/perf.syms")"
+    [[ $top == hot_loop && $n == "$in_hot" ]] ||
+        fail "perf script on both.data: top symbol '$top' ($n samples), want hot_loop ($in_hot): $(head -3 "$WORK/perf.err")"
+    pass "--format both: perf script names hot_loop in $n samples, the text has the same samples"
+else
+    pass "--format both: the text has the same samples (no host perf to read both.data)"
+fi
+
 # --- -j call: only direct calls ------------------------------------------------------------------
 "$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/call.script" -j call -c $PERIOD -- "$PROG" 300000 \
     >/dev/null 2>&1 || true
@@ -93,6 +108,40 @@ if not froms or bad:
     sys.exit(f"{len(froms)} entries; not direct calls: {[hex(b) + ' ' + str(insn.get(b)) for b in bad[:5]]}")
 print(f"ok: -j call: {len(froms)} branch-stack entries, all direct calls")
 PY
+
+# --- other events: -e branches ------------------------------------------------------------------
+"$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/br.script" -e branches -c 1009 -- "$PROG" 300000 \
+    >"$WORK/out" 2>"$WORK/err" || true
+read -r bsamples branches <<<"$(sed -n 's/^brisk record: \([0-9]*\) samples, \([0-9]*\) branches in .*/\1 \2/p' "$WORK/err")"
+[[ -n $branches ]] || fail "-e branches: no summary line: $(cat "$WORK/err")"
+# hot_loop alone retires two conditional branches per iteration.
+((branches > 2 * 300000 && bsamples == branches / 1009)) ||
+    fail "-e branches -c 1009: $bsamples samples of $branches branches"
+(($(grep -vc '^PERF_RECORD' "$WORK/br.script") == bsamples)) || fail "-e branches: sample lines differ from the summary"
+pass "-e branches -c 1009: $bsamples samples = floor($branches / 1009)"
+
+# --- --exact: every transfer ---------------------------------------------------------------------
+# hot_loop(300000): its bnez back edge is taken when i % 8 != 0 (262500 times), the jump back from
+# the i % 8 == 0 arm 37500 times; offsets from the text segment at $load.
+"$BRISK" record --engine="$ENGINE" --exact -o "$WORK/a.exact" -- "$PROG" 300000 >"$WORK/out" 2>"$WORK/err" || true
+[[ -s $WORK/a.exact ]] || fail "--exact wrote nothing: $(cat "$WORK/err")"
+from=${back_edge%%/*}
+to=${back_edge#*/}
+to=${to%/}
+edge=$(printf '%x->%x' $((from - load)) $((to - load)))
+grep -qx "$edge:262500" "$WORK/a.exact" || fail "--exact: '$(grep "^$edge:" "$WORK/a.exact")', want $edge:262500"
+jump=$(riscv64-linux-gnu-objdump -d --no-show-raw-insn "$PROG" | grep -P '^\s+[0-9a-f]+:\tj\t' |
+    while read -r pc _ target _; do
+        pc=$((16#${pc%:}))
+        if ((pc >= HOT_START && pc < HOT_END && 16#$target < pc)); then
+            printf '%x->%x\n' $((pc - load)) $((16#$target - load))
+        fi
+    done)
+[[ -n $jump ]] || fail "no backward j in hot_loop"
+grep -qx "$jump:37500" "$WORK/a.exact" || fail "--exact: '$(grep "^$jump:" "$WORK/a.exact")', want $jump:37500"
+"$BRISK" record --engine="$OTHER" --exact -o "$WORK/b.exact" -- "$PROG" 300000 >"$WORK/out" 2>&1 || true
+cmp -s "$WORK/a.exact" "$WORK/b.exact" || fail "--exact: $ENGINE and $OTHER count differently"
+pass "--exact: the back edges taken 262500 and 37500 times, the same on $OTHER"
 
 # --- a dynamic program under --sysroot -----------------------------------------------------------
 "$BRISK" record --engine="$ENGINE" --sysroot "$SYSROOT" --format perfscript -o "$WORK/xz.script" -c 100003 -- \
