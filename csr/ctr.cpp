@@ -211,10 +211,8 @@ void write_sctrstatus(Hart& h, uint64_t v) {
 
 Record logical_entry(const Hart& h, unsigned n) {
   const State& c = h.csr.ctr;
-  const unsigned d = depth(c);
-  if (n >= d) return {0, 0, 0};
-  const unsigned wrptr = static_cast<unsigned>(c.wrptr_off / sizeof(Entry));
-  const Entry& e = c.entries[(wrptr - n - 1) & (d - 1)];
+  if (n >= depth(c)) return {0, 0, 0};
+  const Entry& e = physical_entry(c, n);
   const uint64_t ccv = (e.cycles & kCyclesValid) ? CTRDATA_CCV : 0;
   return {e.source, e.target, e.type | ccv | encode_cycles(e.cycles & ~kCyclesValid) << CTRDATA_CC_SHIFT};
 }
@@ -264,8 +262,7 @@ void entry_write(Hart& h, uint64_t select, unsigned ireg, uint64_t v) {
   ctr::State& c = h.csr.ctr;
   const unsigned n = static_cast<unsigned>(select - ctr::kEntrySelectFirst), d = ctr::depth(c);
   if (n >= d || ireg > 3) return;
-  const unsigned wrptr = static_cast<unsigned>(c.wrptr_off / sizeof(ctr::Entry));
-  ctr::Entry& e = c.entries[(wrptr - n - 1) & (d - 1)];
+  ctr::Entry& e = ctr::physical_entry(c, n);
   switch (ireg) {
     case 1: e.source = v; break;
     case 2: e.target = v; break;

@@ -105,38 +105,38 @@ void ElfFile::read(uint64_t off, void* dst, size_t n) const {
     throw Error("{}: cannot read {} bytes at offset {:#x}", printable(path_), n, off);
 }
 
-std::optional<uint64_t> ElfFile::symbol(const std::string& name) const {
+void ElfFile::each_symbol(unsigned type, const std::function<bool(const GElf_Sym&, const char*)>& fn) const {
   for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn; scn = elf_nextscn(elf_, scn)) {
     GElf_Shdr sh;
-    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0) continue;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || sh.sh_entsize == 0) continue;
     Elf_Data* data = elf_getdata(scn, nullptr);
     if (!data) continue;
     for (size_t k = 0; k < sh.sh_size / sh.sh_entsize; k++) {
       GElf_Sym sym;
       if (!gelf_getsym(data, static_cast<int>(k), &sym)) break;
-      const char* s = elf_strptr(elf_, sh.sh_link, sym.st_name);
-      if (s && name == s) return sym.st_value;
+      const char* name = elf_strptr(elf_, sh.sh_link, sym.st_name);
+      if (name && !fn(sym, name)) return;
     }
   }
-  return std::nullopt;
+}
+
+std::optional<uint64_t> ElfFile::symbol(const std::string& name) const {
+  std::optional<uint64_t> value;
+  each_symbol(SHT_SYMTAB, [&](const GElf_Sym& sym, const char* s) {
+    if (name == s) value = sym.st_value;
+    return !value;
+  });
+  return value;
 }
 
 std::vector<ElfFile::Function> ElfFile::functions() const {
   std::vector<Function> out;
   for (const unsigned type : {SHT_SYMTAB, SHT_DYNSYM}) {
-    for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn; scn = elf_nextscn(elf_, scn)) {
-      GElf_Shdr sh;
-      if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || sh.sh_entsize == 0) continue;
-      Elf_Data* data = elf_getdata(scn, nullptr);
-      if (!data) continue;
-      for (size_t k = 0; k < sh.sh_size / sh.sh_entsize; k++) {
-        GElf_Sym sym;
-        if (!gelf_getsym(data, static_cast<int>(k), &sym)) break;
-        if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF) continue;
-        const char* s = elf_strptr(elf_, sh.sh_link, sym.st_name);
-        if (s && *s) out.push_back({sym.st_value, sym.st_size, s});
-      }
-    }
+    each_symbol(type, [&](const GElf_Sym& sym, const char* name) {
+      if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF && *name)
+        out.push_back({sym.st_value, sym.st_size, name});
+      return true;
+    });
     if (!out.empty()) break;  // .dynsym only repeats what .symtab has
   }
   std::sort(out.begin(), out.end(), [](const Function& a, const Function& b) { return a.addr < b.addr; });

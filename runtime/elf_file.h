@@ -5,6 +5,7 @@
 #include <gelf.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,10 @@ class ElfFile {
   std::optional<std::vector<uint8_t>> build_id() const;
 
  private:
+  // Calls fn(symbol, name) for each named symbol of the sections of `type` (SHT_SYMTAB, SHT_DYNSYM)
+  // until it returns false.
+  void each_symbol(unsigned type, const std::function<bool(const GElf_Sym&, const char*)>& fn) const;
+
   std::string path_;
   int fd_ = -1;
   Elf* elf_ = nullptr;

@@ -122,9 +122,8 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
       record_mapping(start, m.end - start, m.offset, m.path, m.prot, m.shared);
     };
     // One process, one thread: the guest's pid and tid are brisk's pid (runtime/linux_syscalls.cpp).
-    opt_.recorder->task = [](const Hart&) {
-      return profile::Task{static_cast<uint32_t>(getpid()), static_cast<uint32_t>(getpid()), profile::CpuMode::User};
-    };
+    const uint32_t pid = static_cast<uint32_t>(getpid());
+    opt_.recorder->task = [pid](const Hart&) { return profile::Task{pid, pid, profile::CpuMode::User}; };
   }
 }
 

@@ -186,17 +186,21 @@ void Recorder::emit(Hart& h, uint64_t period, unsigned entries) {
   sample_.mode = t.mode;
   sample_.time = start;
   sample_.period = period;
-  sample_.branches.clear();
-  for (unsigned n = 0; n < entries; n++) {
-    const ctr::Record r = ctr::logical_entry(h, n);
-    if (!(r.source & ctr::CTRSOURCE_V)) break;
-    const uint64_t cycles =
-        r.data & ctr::CTRDATA_CCV ? ctr::decode_cycles((r.data & ctr::CTRDATA_CC) >> ctr::CTRDATA_CC_SHIFT) : 0;
-    sample_.branches.push_back({r.source & ~ctr::CTRSOURCE_V, r.target & ~ctr::CTRTARGET_MISP,
-                                (r.target & ctr::CTRTARGET_MISP) != 0,
-                                static_cast<uint16_t>(std::min<uint64_t>(cycles, UINT16_MAX)),
-                                static_cast<uint8_t>(r.data & ctr::CTRDATA_TYPE)});
+  // The entries as ctrsource, ctrtarget and ctrdata read (ctr::logical_entry), without encoding
+  // each ctrdata only to decode it: this loop is most of a sample's cost.
+  sample_.branches.resize(entries);
+  unsigned n = 0;
+  for (; n < entries; n++) {
+    const ctr::Entry& e = ctr::physical_entry(h.csr.ctr, n);
+    if (!(e.source & ctr::CTRSOURCE_V)) break;
+    Branch& b = sample_.branches[n];
+    b.from = e.source & ~ctr::CTRSOURCE_V;
+    b.to = e.target & ~ctr::CTRTARGET_MISP;
+    b.mispredicted = e.target & ctr::CTRTARGET_MISP;
+    b.cycles = static_cast<uint16_t>(std::min<uint64_t>(ctr::recorded_cycles(e), UINT16_MAX));
+    b.type = static_cast<uint8_t>(e.type & ctr::CTRDATA_TYPE);
   }
+  sample_.branches.resize(n);
   for (auto& s : sinks_) s->sample(sample_);
   samples_++;
   by_mode_[static_cast<unsigned>(sample_.mode)]++;
