@@ -178,12 +178,13 @@ void Recorder::drain(Hart& h, HartState& st) {
 }
 
 void Recorder::emit(Hart& h, uint64_t period, unsigned entries) {
+  const uint64_t start = now_ns();
   const Task t = task ? task(h) : Task{};
   sample_.ip = h.pc;
   sample_.pid = t.pid;
   sample_.tid = t.tid;
   sample_.mode = t.mode;
-  sample_.time = now_ns();
+  sample_.time = start;
   sample_.period = period;
   sample_.branches.clear();
   for (unsigned n = 0; n < entries; n++) {
@@ -198,11 +199,13 @@ void Recorder::emit(Hart& h, uint64_t period, unsigned entries) {
   }
   for (auto& s : sinks_) s->sample(sample_);
   samples_++;
+  by_mode_[static_cast<unsigned>(sample_.mode)]++;
   ips_[sample_.ip]++;
   const unsigned depth = static_cast<unsigned>(sample_.branches.size());
   depth_sum_ += depth;
   depth_min_ = std::min(depth_min_, depth);
   depth_max_ = std::max(depth_max_, depth);
+  handler_ns_ += now_ns() - start;
 }
 
 void Recorder::progress(uint64_t now) {
@@ -242,9 +245,13 @@ void Recorder::summary(const std::vector<Hart*>& harts) {
     diag_print("brisk record: {} samples, {} {} in {:.3f} s; wrote {}\n", samples_, events, opt_.event.name, wall,
                wrote);
   if (!samples_) return;
-  diag_print("brisk record: branch stack depth min {} avg {:.1f} max {} (CTR depth {})\n", depth_min_,
-             static_cast<double>(depth_sum_) / static_cast<double>(samples_), depth_max_,
-             16u << opt_.ctr.depth_code);
+  if (by_mode_[0] != samples_)
+    diag_print("brisk record: samples by privilege: user {}, kernel {}, machine {}\n", by_mode_[0], by_mode_[1],
+               by_mode_[2]);
+  diag_print("brisk record: branch stack depth min {} avg {:.1f} max {} (CTR depth {}); {} ns per sample in "
+             "the handler\n",
+             depth_min_, static_cast<double>(depth_sum_) / static_cast<double>(samples_), depth_max_,
+             16u << opt_.ctr.depth_code, handler_ns_ / samples_);
   std::map<std::string, uint64_t> by_function;
   for (const auto& [ip, n] : ips_) by_function[symbols_.function(ip)] += n;
   std::vector<std::pair<uint64_t, std::string>> hot;

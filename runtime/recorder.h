@@ -111,6 +111,8 @@ class Recorder {
   // For the summary: samples per ip, and the branch-stack depths seen.
   std::unordered_map<uint64_t, uint64_t> ips_;
   uint64_t samples_ = 0, depth_sum_ = 0;
+  uint64_t by_mode_[3] = {};  // samples per CpuMode
+  uint64_t handler_ns_ = 0;   // host time spent in emit(), for the cost per sample
   unsigned depth_min_ = ~0u, depth_max_ = 0;
   Symbolizer symbols_;
   bool tty_ = false;

@@ -129,10 +129,11 @@ struct RecordArgs {
 };
 
 void add_record_options(CLI::App* cmd, RecordArgs& a, bool system) {
-  cmd->add_option("-o,--output", a.output,
-                  "Where the profile goes (default perf.data); with --format both the perf script text goes to "
-                  "FILE.script")
-      ->type_name("FILE");
+  if (!system)  // brisk system --record names the file
+    cmd->add_option("-o,--output", a.output,
+                    "Where the profile goes (default perf.data); with --format both the perf script text goes "
+                    "to FILE.script")
+        ->type_name("FILE");
   a.event_given = cmd->add_option("-e,--event", a.event,
                                   "What the period counts: instructions (default), cycles (one per instruction), "
                                   "branches (conditional), branch-misses, or another brisk PMU event by name or as "
@@ -398,6 +399,19 @@ int main(int argc, char** argv) {
   add_engine_options(system, sys.engine);
   CtrArgs system_ctr_args;
   add_ctr_options(system, system_ctr_args, "in U and S mode from reset, as if M-mode firmware had enabled it");
+  std::string record_file, record_opts;
+  auto* record_given =
+      system->add_option("--record", record_file,
+                         "Sample the machine as brisk record does, into FILE (--format both: the text in "
+                         "FILE.script); samples carry the privilege, user ones the address space as pid")
+          ->type_name("FILE");
+  system->add_option("--record-opts", record_opts,
+                     "brisk record's -e, -c, -F, -j, --format and --ctr-depth for --record, in one string "
+                     "(e.g. '-c 1000003 -j any,u --format both')")
+      ->type_name("'OPTS'");
+  system->add_option("--vmlinux", sys.vmlinux,
+                     "The kernel's ELF with symbols, which --record's MMAP2 names for kernel samples")
+      ->type_name("FILE");
 
   std::vector<std::string> args = qemu_spellings(argc, argv);
   std::optional<std::vector<std::string>> after_dashes;
@@ -445,6 +459,33 @@ int main(int argc, char** argv) {
       }
       if (sys.bios.empty() && sys.dumpdtb.empty())
         throw brisk::Error("--bios FILE is needed (OpenSBI's fw_jump.bin, or 'none' for a bare-metal ELF)");
+      std::unique_ptr<brisk::profile::Recorder> rec;
+      if (*record_given) {
+        if (sys.ctr.record) throw brisk::Error("--ctr and --record both set CTR up: give one");
+        RecordArgs ra;
+        CLI::App parse_opts{"brisk system --record-opts"};
+        add_record_options(&parse_opts, ra, true);
+        try {
+          parse_opts.parse(record_opts, false);
+        } catch (const CLI::CallForHelp&) {
+          std::fputs(parse_opts.help().c_str(), stdout);
+          return 0;
+        } catch (const CLI::ParseError& e) {
+          throw brisk::Error("--record-opts: {}", e.what());
+        }
+        if (!parse_opts.remaining().empty())
+          throw brisk::Error("--record-opts: unexpected '{}'", parse_opts.remaining().front());
+        ra.output = record_file;
+        brisk::profile::RecordOptions opts = record_options(ra, true);
+        if (!*ra.depth_given) opts.ctr.depth_code = sys.ctr.depth_code;  // system's own --ctr-depth
+        opts.ctr.dump = sys.ctr.dump;
+        opts.ctr.dump_path = sys.ctr.dump_path;
+        sys.ctr = opts.ctr;
+        rec = std::make_unique<brisk::profile::Recorder>(opts, session(argc, argv, sys.harts));
+        sys.recorder = rec.get();
+      } else if (!sys.vmlinux.empty() || !record_opts.empty()) {
+        throw brisk::Error("--vmlinux and --record-opts are for --record FILE");
+      }
       brisk::VirtMachine m(sys);
       brisk::SystemResult r = m.run();
       if (stats) print_stats(r.instret, std::chrono::steady_clock::now() - t0, r.engine);

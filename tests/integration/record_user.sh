@@ -54,7 +54,7 @@ done < <(riscv64-linux-gnu-objdump -d --no-show-raw-insn "$PROG" | grep -P '^\s+
 [[ -n $back_edge ]] || fail "no backward bnez in hot_loop"
 with_edge=$(grep -c " $back_edge" "$WORK/a.script" || true)
 ((with_edge * 10 >= samples * 9)) || fail "only $with_edge of $samples branch stacks hold the back edge $back_edge"
-grep -q '^brisk record: branch stack depth min [0-9]* avg [0-9.]* max 256 (CTR depth 256)$' "$WORK/err" ||
+grep -Eq '^brisk record: branch stack depth min [0-9]+ avg [0-9.]+ max 256 \(CTR depth 256\); [0-9]+ ns per sample in the handler$' "$WORK/err" ||
     fail "no full branch stacks: $(grep depth "$WORK/err")"
 pass "sample ips in hot_loop ($in_hot of $samples), its back edge $back_edge in $with_edge branch stacks"
 
