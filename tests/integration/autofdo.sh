@@ -63,8 +63,8 @@ offset() {
     echo $((mark - fn))
 }
 
-# head PROFILE FUNCTION, body PROFILE FUNCTION OFFSET: the function's head samples, and the body
-# line at OFFSET (without discriminator) as "COUNT CALLEE:N..." (empty when absent).
+# head_samples PROFILE FUNCTION: the function's head samples. body_line PROFILE FUNCTION OFFSET: its
+# first body line at OFFSET (any discriminator) as "COUNT CALLEE:N..." (empty when absent).
 head_samples() { awk -F: -v f="$2" '$1 == f && NF == 3 { print $3 }' "$1"; }
 body_line() {
     awk -v f="$2" -v off="$3" '
