@@ -12,6 +12,7 @@
 #include "runtime/engine.h"
 #include "runtime/guest_vm.h"
 #include "runtime/host_clock.h"
+#include "runtime/recorder.h"
 #include "runtime/run_limits.h"
 
 namespace brisk {
@@ -25,6 +26,7 @@ struct UserOptions {
   EngineOptions engine;
   RunLimits limits;                 // --timeout, --max-insns (they need engine.deadlines)
   ctr::Options ctr;                 // --ctr, --ctr-depth, --ctr-dump (SIGUSR1 needs engine.deadlines)
+  profile::Recorder* recorder = nullptr;  // brisk record (needs engine.deadlines and ctr.record)
 };
 
 struct UserResult {
@@ -46,9 +48,10 @@ class LinuxUser final : public TrapHandler, public HartEnv {
 
   // TrapHandler
   bool on_trap(Hart& h) override;
-  // Nothing in user mode sets a deadline but --timeout and --max-insns.
+  // Nothing in user mode sets a deadline but brisk record, --timeout and --max-insns.
   bool on_budget(Hart& h) override {
     h.deadline = UINT64_MAX;
+    if (opt_.recorder) opt_.recorder->on_budget(h);
     return !limiter_.reached(h, h.instret);
   }
   // HartEnv: anything beyond the flat guest space faults.
@@ -62,6 +65,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
 
  private:
   void build_stack(const struct LoadedElf& exe, uint64_t interp_base);
+  // brisk record: the executable pages of the host file `host` mapped at start (runtime/recorder.h).
+  void record_mapping(uint64_t start, uint64_t len, uint64_t offset, const std::string& host, int prot, bool shared);
   int64_t syscall(uint64_t nr, const std::array<uint64_t, 6>& a);
   // Kills the guest as the fatal signal `sig` would, printing one line that says why.
   bool die(int sig, const std::string& why);
