@@ -211,10 +211,8 @@ void write_sctrstatus(Hart& h, uint64_t v) {
 
 Record logical_entry(const Hart& h, unsigned n) {
   const State& c = h.csr.ctr;
-  const unsigned d = depth(c);
-  if (n >= d) return {0, 0, 0};
-  const unsigned wrptr = static_cast<unsigned>(c.wrptr_off / sizeof(Entry));
-  const Entry& e = c.entries[(wrptr - n - 1) & (d - 1)];
+  if (n >= depth(c)) return {0, 0, 0};
+  const Entry& e = physical_entry(c, n);
   const uint64_t ccv = (e.cycles & kCyclesValid) ? CTRDATA_CCV : 0;
   return {e.source, e.target, e.type | ccv | encode_cycles(e.cycles & ~kCyclesValid) << CTRDATA_CC_SHIFT};
 }
@@ -222,10 +220,13 @@ Record logical_entry(const Hart& h, unsigned n) {
 Status sctrclr(Hart& h, const Insn& i, bool virt) {
   if (Status st = csr::stateen_check(h, i, csr::STATEEN0_CTR, virt); st != Status::Next) return st;
   if (h.priv == Priv::U) return virt ? csr::virtual_instruction(h, i) : h.illegal(i);
-  State& c = h.csr.ctr;
-  for (Entry& e : c.entries) e = {};  // every physical entry, whatever the depth
-  reset_cycles(h);
+  clear(h);
   return Status::Next;
+}
+
+void clear(Hart& h) {
+  for (Entry& e : h.csr.ctr.entries) e = {};  // every physical entry, whatever the depth
+  reset_cycles(h);
 }
 
 }  // namespace brisk::ctr
@@ -261,8 +262,7 @@ void entry_write(Hart& h, uint64_t select, unsigned ireg, uint64_t v) {
   ctr::State& c = h.csr.ctr;
   const unsigned n = static_cast<unsigned>(select - ctr::kEntrySelectFirst), d = ctr::depth(c);
   if (n >= d || ireg > 3) return;
-  const unsigned wrptr = static_cast<unsigned>(c.wrptr_off / sizeof(ctr::Entry));
-  ctr::Entry& e = c.entries[(wrptr - n - 1) & (d - 1)];
+  ctr::Entry& e = ctr::physical_entry(c, n);
   switch (ireg) {
     case 1: e.source = v; break;
     case 2: e.target = v; break;

@@ -172,6 +172,16 @@ void write_sctrctl(Hart& h, uint64_t v, bool virt);
 // sctrstatus: WRPTR and FROZEN.
 uint64_t sctrstatus(const Hart& h);
 void write_sctrstatus(Hart& h, uint64_t v);
+// The physical entry that holds logical entry n (0 = youngest), for n below the depth.
+inline Entry& physical_entry(State& c, unsigned n) {
+  const unsigned wrptr = static_cast<unsigned>(c.wrptr_off / sizeof(Entry));
+  return c.entries[(wrptr - n - 1) & ((16u << c.depth_code) - 1)];
+}
+inline const Entry& physical_entry(const State& c, unsigned n) { return physical_entry(const_cast<State&>(c), n); }
+// The cycle count software decodes from an entry's CC (0 when CCV is clear): CC keeps 12 bits.
+inline uint64_t recorded_cycles(const Entry& e) {
+  return e.cycles & kCyclesValid ? decode_cycles(encode_cycles(e.cycles & ~kCyclesValid)) : 0;
+}
 // Logical entry n (0 = youngest) as ctrsource, ctrtarget and ctrdata read; all zero at or past the depth.
 struct Record {
   uint64_t source, target, data;
@@ -179,5 +189,7 @@ struct Record {
 Record logical_entry(const Hart& h, unsigned n);
 // SCTRCLR executed with V = virt.
 Status sctrclr(Hart& h, const Insn& i, bool virt);
+// What SCTRCLR does once its checks pass: every entry zeroed, the cycle counter reset.
+void clear(Hart& h);
 
 }  // namespace brisk::ctr

@@ -68,7 +68,7 @@ void store(Hart& h, unsigned i, uint64_t v) {
 void update_active(Hart& h) {
   State& p = h.csr.pmu;
   for (unsigned m = 0; m < kModes; m++) {
-    p.active[m] = 0;
+    p.active[m] = m == 2 ? 0 : p.sampled;
     for (unsigned i = 0; i < kNumCounters; i++) {
       const unsigned e = event_of(h, i);
       if (i == 1 || inhibited(h, i) || !counts_in(h, i, m) || e == kNone || e == kCycles || e == kInstructions) continue;
@@ -193,12 +193,35 @@ uint64_t next_overflow(const Hart& h) {
     if (inhibited(h, i) || e == kNone || !counts_in(h, i, m)) continue;
     const uint64_t left = -counter(h, i);  // events until it wraps to 0
     if (left == 0) continue;
-    // Every event takes at least one instruction, except the walks and misses of a misaligned
-    // access that crosses pages: two.
-    // Halved rounding up, without the overflow of left + 1 when the counter is 1.
-    room = std::min(room, (e == kPageWalks || e == kTlbMisses) ? left / 2 + (left & 1) : left);
+    room = std::min(room, min_instructions(e, left));
   }
   return room >= UINT64_MAX - h.instret ? UINT64_MAX : h.instret + room;
+}
+
+uint64_t min_instructions(unsigned e, uint64_t n) {
+  // Halved rounding up, without the overflow of n + 1.
+  return (e == kPageWalks || e == kTlbMisses) ? n / 2 + (n & 1) : n;
+}
+
+void set_sampled(Hart& h, uint32_t events) {
+  h.csr.pmu.sampled = events & ~(1u << kCycles | 1u << kInstructions | 1u << kNone);
+  update_active(h);
+  h.request_exit();  // active_events is part of the translation key
+}
+
+uint64_t event_total(const Hart& h, unsigned e) {
+  if (e == kCycles || e == kInstructions) return h.instret;
+  uint64_t t = 0;
+  for (unsigned m = 0; m < kModes; m++) t += h.csr.pmu.events[m][e];
+  return t;
+}
+
+const char* event_name(unsigned e) {
+  static constexpr const char* kNames[kEventCount] = {
+      nullptr,      "cycles",  "instructions", "branches", "branch-misses", "taken-branches",
+      "jumps",      "calls",   "returns",      "loads",    "stores",        "atomics",
+      "fp-ops",     "exceptions", "interrupts", "page-walks", "tlb-misses"};
+  return e < kEventCount ? kNames[e] : nullptr;
 }
 
 }  // namespace brisk::pmu

@@ -72,6 +72,7 @@ struct State {
   uint64_t config[kNumCounters] = {};         // mcyclecfg (0), minstretcfg (2), mhpmevent3..31
   uint32_t inhibit = 0;                       // mcountinhibit
   uint32_t active[kModes] = {};               // bit e: some running counter counts event e in that mode
+  uint32_t sampled = 0;                       // events brisk record counts in every mode (runtime/recorder.h)
   Gshare predictor;
 };
 
@@ -105,5 +106,19 @@ void leave_mode(Hart& h, uint64_t retiring = 0);
 void check_overflow(Hart& h);
 // The instret before which a counter could next overflow (for Hart::deadline), or UINT64_MAX.
 uint64_t next_overflow(const Hart& h);
+
+// Instructions that must retire before `n` more events e can have happened: n, or half of it for
+// the page walks and TLB misses a misaligned access that crosses pages makes two of.
+uint64_t min_instructions(unsigned e, uint64_t n);
+
+// Counting for brisk record: events e (bit e of `events`; never cycles or instructions, which
+// come from instret) are counted in every mode from now on, whatever the counters say. The
+// guest's counters cannot tell: each reads as the change of the totals since its last write.
+void set_sampled(Hart& h, uint32_t events);
+// The count of event e over all modes so far (instret for cycles and instructions).
+uint64_t event_total(const Hart& h, unsigned e);
+// perf's names where perf has them (cycles, instructions, branches, branch-misses), else brisk's
+// ("taken-branches", ...), as README's event table lists them; nullptr for kNone and beyond.
+const char* event_name(unsigned e);
 
 }  // namespace brisk::pmu

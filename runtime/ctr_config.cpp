@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string_view>
 
+#include <linux/perf_event.h>
+
 #include <fmt/format.h>
 
 #include "csr/ctr.h"
@@ -31,6 +33,7 @@ struct FilterName {
   uint32_t types;  // bit TYPE: record it
   uint64_t ctrctl; // other mctrctl bits (RASEMU) or, for u and k, the mode
   bool mode;
+  uint64_t perf;   // PERF_SAMPLE_BRANCH_* (0 for brisk's own names)
 };
 
 // perf's branch filters where they map (perf record -j; `any` leaves out not-taken branches, as
@@ -38,21 +41,23 @@ struct FilterName {
 // A co-routine swap is both a call and a return.
 constexpr uint32_t kAny = kFilterable & ~bit(TransferType::NotTakenBranch);
 const FilterName kFilters[] = {
-    {"any", kAny, 0, false},
+    {"any", kAny, 0, false, PERF_SAMPLE_BRANCH_ANY},
     {"any_call",
      bit(TransferType::Exception) | bit(TransferType::Interrupt) | bit(TransferType::IndirectCall) |
          bit(TransferType::DirectCall) | bit(TransferType::CoroutineSwap),
-     0, false},
-    {"call", bit(TransferType::DirectCall), 0, false},
-    {"ind_call", bit(TransferType::IndirectCall), 0, false},
-    {"any_ret", bit(TransferType::TrapReturn) | bit(TransferType::Return) | bit(TransferType::CoroutineSwap), 0, false},
-    {"return", bit(TransferType::TrapReturn) | bit(TransferType::Return) | bit(TransferType::CoroutineSwap), 0, false},
-    {"ind_jmp", bit(TransferType::IndirectJump) | bit(TransferType::OtherIndirectJump), 0, false},
-    {"cond", bit(TransferType::TakenBranch), 0, false},
-    {"not_taken", bit(TransferType::NotTakenBranch), 0, false},
-    {"stack", 0, CTRCTL_RASEMU, false},
-    {"u", 0, CTRCTL_U, true},
-    {"k", 0, CTRCTL_S, true},
+     0, false, PERF_SAMPLE_BRANCH_ANY_CALL},
+    {"call", bit(TransferType::DirectCall), 0, false, PERF_SAMPLE_BRANCH_CALL},
+    {"ind_call", bit(TransferType::IndirectCall), 0, false, PERF_SAMPLE_BRANCH_IND_CALL},
+    {"any_ret", bit(TransferType::TrapReturn) | bit(TransferType::Return) | bit(TransferType::CoroutineSwap), 0, false,
+     PERF_SAMPLE_BRANCH_ANY_RETURN},
+    {"return", bit(TransferType::TrapReturn) | bit(TransferType::Return) | bit(TransferType::CoroutineSwap), 0, false,
+     PERF_SAMPLE_BRANCH_ANY_RETURN},
+    {"ind_jmp", bit(TransferType::IndirectJump) | bit(TransferType::OtherIndirectJump), 0, false, PERF_SAMPLE_BRANCH_IND_JUMP},
+    {"cond", bit(TransferType::TakenBranch), 0, false, PERF_SAMPLE_BRANCH_COND},
+    {"not_taken", bit(TransferType::NotTakenBranch), 0, false, 0},
+    {"stack", 0, CTRCTL_RASEMU, false, PERF_SAMPLE_BRANCH_CALL_STACK},
+    {"u", 0, CTRCTL_U, true, PERF_SAMPLE_BRANCH_USER},
+    {"k", 0, CTRCTL_S, true, PERF_SAMPLE_BRANCH_KERNEL},
 };
 
 std::string accepted_names() {
@@ -69,6 +74,7 @@ bool apply_name(std::string_view name, uint32_t& types, Filters& f) {
     if (name != n.name) continue;
     types |= n.types;
     (n.mode ? f.modes : f.ctrctl) |= n.ctrctl;
+    f.perf |= n.perf;
     return true;
   }
   for (unsigned t = 0; t < 16; t++) {
@@ -84,7 +90,7 @@ bool apply_name(std::string_view name, uint32_t& types, Filters& f) {
 
 const char* type_name(TransferType t) { return kTypeNames[unsigned(t) & 15]; }
 
-Filters parse_filters(const std::string& list) {
+Filters parse_filters(const std::string& list, const char* option) {
   Filters f;
   uint32_t types = 0;
   size_t start = 0;
@@ -92,7 +98,7 @@ Filters parse_filters(const std::string& list) {
     const size_t comma = list.find(',', start);
     const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (!apply_name(item, types, f))
-      throw Error("--ctr: unknown filter '{}' (accepted: {})", item, accepted_names());
+      throw Error("{}: unknown filter '{}' (accepted: {})", option, item, accepted_names());
     if (comma == std::string::npos) break;
     start = comma + 1;
   }

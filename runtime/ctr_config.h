@@ -25,9 +25,11 @@ const char* type_name(TransferType t);
 struct Filters {
   uint64_t ctrctl = 0;
   uint64_t modes = 0;
+  uint64_t perf = 0;  // the PERF_SAMPLE_BRANCH_* bits perf's names among them stand for
 };
-// "any,not_taken" and so on. Throws brisk::Error naming the bad item and listing the accepted names.
-Filters parse_filters(const std::string& list);
+// "any,not_taken" and so on. Throws brisk::Error naming the option (--ctr, -j), the bad item and
+// the accepted names.
+Filters parse_filters(const std::string& list, const char* option = "--ctr");
 // "16" .. "256" as sctrdepth.DEPTH; throws brisk::Error for anything else.
 unsigned parse_depth(const std::string& depth);
 

@@ -40,14 +40,19 @@ std::vector<int>& own_files() {
 FILE* diag() { return instance().f; }
 int diag_fd() { return instance().fd; }
 
-FILE* open_own_file(const std::string& path) {
-  const int low = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (low < 0) return nullptr;
+int adopt_own_fd(int low) {
+  if (low < 0) return -1;
   const int fd = fcntl(low, F_DUPFD_CLOEXEC, kOwnFdFloor);
   close(low);
-  FILE* f = fd >= 0 ? fdopen(fd, "w") : nullptr;
-  if (f) own_files().push_back(fd);
-  else if (fd >= 0) close(fd);
+  if (fd >= 0) own_files().push_back(fd);
+  return fd;
+}
+
+FILE* open_own_file(const std::string& path) {
+  const int fd = adopt_own_fd(open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
+  if (fd < 0) return nullptr;
+  FILE* f = fdopen(fd, "w");
+  if (!f) close(fd);
   return f;
 }
 

@@ -20,6 +20,9 @@ int diag_fd();
 // Opens a file of brisk's own for writing (the perf map, a CTR dump) on a descriptor far above the
 // guest's, like diag's, that own_fd() names; nullptr with errno set on failure.
 FILE* open_own_file(const std::string& path);
+// The same for a descriptor brisk opened itself (a temporary file): moves it up there and counts it
+// as brisk's own; -1 with errno set (and fd closed) on failure.
+int adopt_own_fd(int fd);
 // brisk's own descriptors, ascending: diag's (when it has its own) and those open_own_file made.
 // User-mode guests must see them as not open.
 std::vector<int> own_fds();

@@ -3,6 +3,7 @@
 #include <libelf.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/error.h"
@@ -104,17 +105,58 @@ void ElfFile::read(uint64_t off, void* dst, size_t n) const {
     throw Error("{}: cannot read {} bytes at offset {:#x}", printable(path_), n, off);
 }
 
-std::optional<uint64_t> ElfFile::symbol(const std::string& name) const {
+void ElfFile::each_symbol(unsigned type, const std::function<bool(const GElf_Sym&, const char*)>& fn) const {
   for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn; scn = elf_nextscn(elf_, scn)) {
     GElf_Shdr sh;
-    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0) continue;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || sh.sh_entsize == 0) continue;
     Elf_Data* data = elf_getdata(scn, nullptr);
     if (!data) continue;
     for (size_t k = 0; k < sh.sh_size / sh.sh_entsize; k++) {
       GElf_Sym sym;
       if (!gelf_getsym(data, static_cast<int>(k), &sym)) break;
-      const char* s = elf_strptr(elf_, sh.sh_link, sym.st_name);
-      if (s && name == s) return sym.st_value;
+      const char* name = elf_strptr(elf_, sh.sh_link, sym.st_name);
+      if (name && !fn(sym, name)) return;
+    }
+  }
+}
+
+std::optional<uint64_t> ElfFile::symbol(const std::string& name) const {
+  std::optional<uint64_t> value;
+  each_symbol(SHT_SYMTAB, [&](const GElf_Sym& sym, const char* s) {
+    if (name == s) value = sym.st_value;
+    return !value;
+  });
+  return value;
+}
+
+std::vector<ElfFile::Function> ElfFile::functions() const {
+  std::vector<Function> out;
+  for (const unsigned type : {SHT_SYMTAB, SHT_DYNSYM}) {
+    each_symbol(type, [&](const GElf_Sym& sym, const char* name) {
+      if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF && *name)
+        out.push_back({sym.st_value, sym.st_size, name});
+      return true;
+    });
+    if (!out.empty()) break;  // .dynsym only repeats what .symtab has
+  }
+  std::sort(out.begin(), out.end(), [](const Function& a, const Function& b) { return a.addr < b.addr; });
+  return out;
+}
+
+std::optional<std::vector<uint8_t>> ElfFile::build_id() const {
+  for (const GElf_Phdr& p : ph_) {
+    if (p.p_type != PT_NOTE) continue;
+    // libelf checks that the chunk lies inside the file; notes are 8-aligned only in such segments.
+    Elf_Data* data = elf_getdata_rawchunk(elf_, static_cast<int64_t>(p.p_offset), p.p_filesz,
+                                          p.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
+    if (!data) continue;
+    GElf_Nhdr nh;
+    size_t name_off = 0, desc_off = 0;
+    for (size_t off = 0; (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) != 0;) {
+      const auto* bytes = static_cast<const uint8_t*>(data->d_buf);
+      if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == sizeof(ELF_NOTE_GNU) &&
+          std::memcmp(bytes + name_off, ELF_NOTE_GNU, sizeof(ELF_NOTE_GNU)) == 0 && nh.n_descsz > 0)
+        return std::vector<uint8_t>(bytes + desc_off, bytes + desc_off + nh.n_descsz);
     }
   }
   return std::nullopt;

@@ -5,6 +5,7 @@
 #include <gelf.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,8 +33,21 @@ class ElfFile {
   void read(uint64_t off, void* dst, size_t n) const;
   // The value of a symbol from .symtab, if the file has one by that name.
   std::optional<uint64_t> symbol(const std::string& name) const;
+  // The defined functions (STT_FUNC) of .symtab, or of .dynsym when the file is stripped, sorted by
+  // address, for naming code addresses (runtime/symbolizer.h).
+  struct Function {
+    uint64_t addr = 0, size = 0;
+    std::string name;
+  };
+  std::vector<Function> functions() const;
+  // The GNU build-id (the NT_GNU_BUILD_ID note of a PT_NOTE segment), if the file has one.
+  std::optional<std::vector<uint8_t>> build_id() const;
 
  private:
+  // Calls fn(symbol, name) for each named symbol of the sections of `type` (SHT_SYMTAB, SHT_DYNSYM)
+  // until it returns false.
+  void each_symbol(unsigned type, const std::function<bool(const GElf_Sym&, const char*)>& fn) const;
+
   std::string path_;
   int fd_ = -1;
   Elf* elf_ = nullptr;

@@ -79,6 +79,9 @@ LoadedElf load_elf(GuestVm& vm, const std::string& path, bool interpreter) {
       start += GuestVm::kPage;
     }
     if (start < end) runs.push_back({start, end, prot});
+    if (prot & PROT_EXEC)
+      out.code.push_back({out.bias + GuestVm::page_down(p.p_vaddr), end - GuestVm::page_down(p.p_vaddr),
+                          GuestVm::page_down(p.p_offset)});
     out.end = std::max(out.end, out.bias + p.p_vaddr + p.p_memsz);
   }
   // Pages no segment covers are unmapped, as Linux leaves them.

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "runtime/guest_vm.h"
 
@@ -15,6 +16,11 @@ struct LoadedElf {
   uint16_t phent = 0, phnum = 0;
   uint64_t end = 0;        // end of the highest segment: where brk starts
   std::string interp;      // PT_INTERP, empty for a static program
+  // The executable PT_LOADs as mapped, page-rounded: where brisk record's MMAP2s say the file is.
+  struct Code {
+    uint64_t start = 0, len = 0, offset = 0;  // guest address, bytes, file offset
+  };
+  std::vector<Code> code;
 };
 
 // Maps every PT_LOAD of `path`. A position-independent main program goes at Linux's ELF_ET_DYN_BASE,

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <vector>
 #include <cstdio>
 
 #include <cerrno>
@@ -170,6 +171,7 @@ int64_t GuestVm::map(uint64_t addr, uint64_t len, int prot, int flags, int fd, u
     m.path = fd_path(fd);
   }
   record(addr, m);
+  if ((prot & PROT_EXEC) && !m.path.empty() && on_exec_map) on_exec_map(addr, m);
   return static_cast<int64_t>(addr);
 }
 
@@ -193,8 +195,18 @@ int64_t GuestVm::protect(uint64_t addr, uint64_t len, int prot) {
   if (mprotect(base_ + addr, end - addr, host_prot(prot)) != 0) return -errno;
   split(addr);
   split(end);
-  for (auto it = vmas_.lower_bound(addr); it != vmas_.end() && it->first < end; ++it) it->second.prot = prot;
+  std::vector<std::pair<uint64_t, Mapping>> now_exec;
+  for (auto it = vmas_.lower_bound(addr); it != vmas_.end() && it->first < end; ++it) {
+    if ((prot & PROT_EXEC) && !(it->second.prot & PROT_EXEC) && !it->second.path.empty())
+      now_exec.emplace_back(it->first, it->second);
+    it->second.prot = prot;
+  }
   merge(addr, end);
+  if (on_exec_map)
+    for (auto& [start, m] : now_exec) {
+      m.prot = prot;
+      on_exec_map(start, m);
+    }
   return 0;
 }
 

@@ -86,6 +86,9 @@ class GuestVm {
   // Called before any watched page in [start, end) is unmapped, replaced, re-protected, or written by
   // the host kernel on the guest's behalf; it must unwatch them.
   std::function<void(uint64_t start, uint64_t end)> on_code_change;
+  // A file's pages became executable, mapped with PROT_EXEC or given it by mprotect: `m` is the
+  // piece that did, at `start` (brisk record's MMAP2, runtime/recorder.h).
+  std::function<void(uint64_t start, const Mapping& m)> on_exec_map;
   // The host kernel is about to write [addr, addr+len) for a syscall: lets go of watched code there.
   void before_host_write(uint64_t addr, uint64_t len);
   // A free range of len bytes at or above kLowest, searched top-down from below `top`; 0 when none.

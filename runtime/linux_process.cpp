@@ -130,8 +130,10 @@ int64_t LinuxUser::clone_process(uint64_t flags, uint64_t exit_signal, uint64_t 
     return pid;
   }
   opt_.forked = true;
-  // The parent's CTR dump is the parent's: a child that wrote its own at exit would clobber it.
+  // The parent's CTR dump and profile are the parent's: a child that wrote its own at exit would
+  // clobber them. brisk record samples the process it started only.
   ctr_dump_.reset();
+  opt_.recorder = nullptr;
   limiter_.after_fork();
   engine_->after_fork();
   if (child_tid) *child_tid = static_cast<int32_t>(getpid());
@@ -247,8 +249,8 @@ int64_t LinuxUser::execve(int dirfd, uint64_t path_va, uint64_t argv_va, uint64_
 
   // brisk again, with its options but those that name this process's own run.
   const auto& own = opt_.brisk_argv;
-  if (own.empty()) {  // a LinuxUser made without a command line (tests/unit)
-    warn_once(kExecveWarning, "execve needs brisk's command line; returning -ENOSYS");
+  if (own.empty()) {  // brisk record, or a LinuxUser made without a command line (tests/unit)
+    warn_once(kExecveWarning, "execve is not implemented under brisk record; returning -ENOSYS");
     return -ENOSYS;
   }
   std::vector<std::string> args;
@@ -345,17 +347,20 @@ int64_t LinuxUser::prctl(int option, uint64_t arg2) {
   }
 }
 
-void LinuxUser::exit_as_killed() {
-  const rlimit no_core{0, 0};
-  setrlimit(RLIMIT_CORE, &no_core);  // a guest's crash is no reason for a core file of brisk's
+void LinuxUser::exit_child(int status) {
   std::fflush(nullptr);
-  signal(fatal_signal_, SIG_DFL);
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, fatal_signal_);
-  sigprocmask(SIG_UNBLOCK, &set, nullptr);
-  raise(fatal_signal_);
-  // A signal whose default is to be ignored (SIGCHLD, SIGURG, ...) cannot end the run: the status says it.
+  if (fatal_signal_) {
+    const rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);  // a guest's crash is no reason for a core file of brisk's
+    signal(fatal_signal_, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, fatal_signal_);
+    sigprocmask(SIG_UNBLOCK, &set, nullptr);
+    raise(fatal_signal_);
+  }
+  // Not a signal that ends a process (SIGCHLD, SIGURG, ...): the status says it.
+  _exit(status);
 }
 
 }  // namespace brisk

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,6 +67,10 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
   }
   LoadedElf exe = load_elf(vm_, opt_.program, false);
   vm_.name_anonymous(exe_path_);
+  if (opt_.recorder) {
+    opt_.recorder->comm(getpid(), getpid(), comm());
+    for (const LoadedElf::Code& c : exe.code) record_mapping(c.start, c.len, c.offset, exe_path_, PROT_READ | PROT_EXEC, false);
+  }
   uint64_t interp_base = 0;
   uint64_t entry = exe.entry;
   if (!exe.interp.empty()) {
@@ -79,8 +84,12 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
     }
     LoadedElf interp = load_elf(vm_, path, true);
     char* real = realpath(path.c_str(), nullptr);
-    vm_.name_anonymous(real ? real : path);
+    const std::string interp_path = real ? real : path;
     free(real);
+    vm_.name_anonymous(interp_path);
+    if (opt_.recorder)
+      for (const LoadedElf::Code& c : interp.code)
+        record_mapping(c.start, c.len, c.offset, interp_path, PROT_READ | PROT_EXEC, false);
     interp_base = interp.bias;
     entry = interp.entry;
   }
@@ -110,6 +119,34 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
   }
   build_stack(exe, interp_base);
   vm_.on_code_change = [this](uint64_t start, uint64_t end) { engine_->invalidate(hart_, start, end); };
+  if (opt_.recorder) {
+    vm_.on_exec_map = [this](uint64_t start, const GuestVm::Mapping& m) {
+      record_mapping(start, m.end - start, m.offset, m.path, m.prot, m.shared);
+    };
+    // One process, one thread: the guest's pid and tid are brisk's pid (runtime/linux_syscalls.cpp).
+    const uint32_t pid = static_cast<uint32_t>(getpid());
+    opt_.recorder->task = [pid](const Hart&) { return profile::Task{pid, pid, profile::CpuMode::User}; };
+  }
+}
+
+void LinuxUser::record_mapping(uint64_t start, uint64_t len, uint64_t offset, const std::string& host, int prot,
+                               bool shared) {
+  profile::Mapping m;
+  m.pid = m.tid = static_cast<uint32_t>(getpid());
+  m.start = start;
+  m.len = len;
+  m.pgoff = offset;
+  struct stat st;
+  if (stat(host.c_str(), &st) == 0) {
+    m.maj = major(st.st_dev);
+    m.min = minor(st.st_dev);
+    m.ino = st.st_ino;
+  }
+  m.prot = static_cast<uint32_t>(prot);
+  m.flags = shared ? MAP_SHARED : MAP_PRIVATE;
+  m.filename = guest_name(host);
+  m.host_path = host;
+  opt_.recorder->mmap(m);
 }
 
 void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
@@ -175,11 +212,14 @@ void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
 }
 
 UserResult LinuxUser::run() {
+  if (opt_.recorder) opt_.recorder->start({&hart_});
   limiter_.start({&hart_});
   engine_->run(hart_, *this);
   if (ctr_dump_) ctr_dump_->write({&hart_}, "at exit");
-  if (fatal_signal_ && opt_.forked) exit_as_killed();
-  return {limiter_.status() ? limiter_.status() : exit_code_, hart_.instret, engine_->summary()};
+  if (opt_.recorder) opt_.recorder->finish({&hart_});
+  const int status = limiter_.status() ? limiter_.status() : exit_code_;
+  if (opt_.forked) exit_child(status);
+  return {status, hart_.instret, engine_->summary()};
 }
 
 std::string LinuxUser::signal_name(int sig) {

@@ -13,6 +13,7 @@
 #include "runtime/engine.h"
 #include "runtime/guest_vm.h"
 #include "runtime/host_clock.h"
+#include "runtime/recorder.h"
 #include "runtime/run_limits.h"
 
 namespace brisk {
@@ -29,6 +30,7 @@ struct UserOptions {
   // brisk's command line up to PROG (brisk, run, its options): execve runs the new program with them.
   std::vector<std::string> brisk_argv;
   bool forked = false;              // --forked: a guest's fork made this process (runtime/linux_process.cpp)
+  profile::Recorder* recorder = nullptr;  // brisk record (needs engine.deadlines and ctr.record)
 };
 
 struct UserResult {
@@ -54,9 +56,10 @@ class LinuxUser final : public TrapHandler, public HartEnv {
 
   // TrapHandler
   bool on_trap(Hart& h) override;
-  // Nothing in user mode sets a deadline but --timeout and --max-insns.
+  // Nothing in user mode sets a deadline but brisk record, --timeout and --max-insns.
   bool on_budget(Hart& h) override {
     h.deadline = UINT64_MAX;
+    if (opt_.recorder) opt_.recorder->on_budget(h);
     return !limiter_.reached(h, h.instret);
   }
   // HartEnv: anything beyond the flat guest space faults.
@@ -70,6 +73,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
 
  private:
   void build_stack(const struct LoadedElf& exe, uint64_t interp_base);
+  // brisk record: the executable pages of the host file `host` mapped at start (runtime/recorder.h).
+  void record_mapping(uint64_t start, uint64_t len, uint64_t offset, const std::string& host, int prot, bool shared);
   int64_t syscall(uint64_t nr, const std::array<uint64_t, 6>& a);
   // Kills the guest as the fatal signal `sig` would, printing one line that says why.
   bool die(int sig, const std::string& why);
@@ -100,8 +105,10 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int64_t wait4(int64_t pid, uint64_t status, int options, uint64_t rusage);
   int64_t waitid(int idtype, int64_t id, uint64_t info, int options, uint64_t rusage);
   int64_t prctl(int option, uint64_t arg2);
-  // A forked guest killed by a signal ends brisk with that signal, so that its parent's wait sees it.
-  void exit_as_killed();
+  // How a forked child ends: flushed, without unwinding what it shares with its parent (the
+  // recorder's output files), and, when a signal killed its guest, of that signal, so that the
+  // parent's wait sees it.
+  [[noreturn]] void exit_child(int status);
 
   // --- brisk's own /proc/<pid> entries, as Linux would show them to the guest (runtime/linux_proc.cpp) ---
   enum class ProcEntry { None, Mem, Maps, Cmdline, Environ, Auxv, Stat, Status, Statm, Comm, Exe, Denied, Hidden };

@@ -1,9 +1,12 @@
 #include "runtime/virt_machine.h"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
+
+#include <fmt/format.h>
 
 #include "csr/csr.h"
 #include "csr/privileged.h"
@@ -116,6 +119,42 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
     load_images();
   else
     fdt_ = build_fdt(describe());
+  if (opt_.recorder) start_recording();
+}
+
+void VirtMachine::start_recording() {
+  profile::Recorder& rec = *opt_.recorder;
+  rec.comm(0, 0, "swapper");  // what perf calls pid 0: the kernel before any process, and M mode
+  if (!opt_.vmlinux.empty()) {
+    const ElfFile f(opt_.vmlinux, "vmlinux");
+    for (const GElf_Phdr& p : f.segments()) {
+      if (p.p_type != PT_LOAD || !(p.p_flags & PF_X)) continue;
+      profile::Mapping m;
+      m.pid = UINT32_MAX;  // as perf records the kernel's own mappings: pid -1
+      m.start = p.p_vaddr & ~(Bus::kPage - 1);
+      m.len = ((p.p_vaddr + p.p_memsz + Bus::kPage - 1) & ~(Bus::kPage - 1)) - m.start;
+      m.pgoff = p.p_offset & ~(Bus::kPage - 1);
+      m.prot = PROT_READ | PROT_EXEC;
+      m.flags = MAP_PRIVATE;
+      m.filename = m.host_path = opt_.vmlinux;
+      m.mode = profile::CpuMode::Kernel;
+      rec.mmap(m);
+    }
+  }
+  // The pid of a sample is its address space's: satp's PPN, the root page table, which Linux
+  // gives each process (mm) for its life and its threads share. Linux's own pid would need
+  // task_struct's layout. Bare satp (the boot, M mode) is pid 0.
+  rec.task = [this](const Hart& h) {
+    profile::Task t;
+    t.mode = h.priv == Priv::U ? profile::CpuMode::User
+             : h.priv == Priv::S ? profile::CpuMode::Kernel
+                                 : profile::CpuMode::Machine;
+    const bool paged = (h.csr.satp >> csr::SATP_MODE_SHIFT) != csr::SATP_MODE_BARE;
+    t.pid = t.tid = h.priv != Priv::M && paged ? static_cast<uint32_t>(h.csr.satp & csr::SATP_PPN_MASK) : 0;
+    if (t.pid && address_spaces_.insert(t.pid).second)
+      opt_.recorder->comm(t.pid, t.tid, fmt::format("satp-{:x}", t.pid));
+    return t;
+  };
 }
 
 VirtMachine::~VirtMachine() = default;
@@ -328,8 +367,10 @@ bool VirtMachine::on_budget(Hart& h) {
   pmu::check_overflow(h);
   if (int irq = csr::pending_interrupt(h); irq >= 0) csr::take_trap(h, irq);
   if (harts_.size() > 1 && h.instret - slice_start_ >= static_cast<uint64_t>(kSlice)) return false;
-  // Run to the end of the slice, or to the instruction where a counter could overflow (zero skid).
+  // Run to the end of the slice, or to the instruction where a counter could overflow (zero skid),
+  // or where brisk record's next sample falls due.
   h.deadline = std::min(h.instret + kSlice, pmu::next_overflow(h));
+  if (opt_.recorder) opt_.recorder->on_budget(h);
   if (limiter_.reached(h, retired())) {
     stop(limiter_.status());
     return false;
@@ -386,6 +427,7 @@ SystemResult VirtMachine::run() {
   }
   std::vector<Hart*> harts;
   for (auto& h : harts_) harts.push_back(h.get());
+  if (opt_.recorder) opt_.recorder->start(harts);
   limiter_.start(harts);
   while (!stopped_) {
     bool ran = false;
@@ -410,6 +452,7 @@ SystemResult VirtMachine::run() {
     }
   }
   if (ctr_dump_) dump_ctr("at exit");
+  if (opt_.recorder) opt_.recorder->finish(harts);
   SystemResult r;
   r.exit_code = exit_code_;
   r.instret = retired();

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "devices/plic.h"
 #include "devices/sifive_test.h"
 #include "devices/uart16550.h"
+#include "runtime/recorder.h"
 #include "runtime/bus.h"
 #include "runtime/ctr_config.h"
 #include "runtime/engine.h"
@@ -34,6 +36,8 @@ struct SystemOptions {
   EngineOptions engine;
   RunLimits limits;     // --timeout, --max-insns
   ctr::Options ctr;     // --ctr, --ctr-depth, --ctr-dump
+  profile::Recorder* recorder = nullptr;  // --record (ctr must hold its CTR options)
+  std::string vmlinux;  // --vmlinux: the kernel's ELF with symbols, for the recording's MMAP2
 };
 
 struct SystemResult {
@@ -75,6 +79,8 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   bool poll_htif();
   uint64_t retired() const;  // by all harts
   void dump_ctr(const char* when);
+  // --record: the COMM and kernel MMAP2 records, and who each sample belongs to.
+  void start_recording();
 
   SystemOptions opt_;
   HostClock clock_;
@@ -89,6 +95,7 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   std::unique_ptr<Device> mrom_;  // fw_dynamic_info for OpenSBI, where QEMU keeps it
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<ctr::Dump> ctr_dump_;  // --ctr-dump
+  std::set<uint32_t> address_spaces_;    // --record: the pids COMM records named
   std::vector<uint8_t> fdt_;
   uint64_t fdt_addr_ = 0;
   std::optional<uint64_t> tohost_;  // HTIF, when a bare-metal ELF defines tohost

@@ -5,6 +5,11 @@
 #include <exception>
 #include <fstream>
 #include <map>
+#include <optional>
+
+#include <linux/perf_event.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -12,6 +17,7 @@
 #include "runtime/diag.h"
 #include "runtime/error.h"
 #include "runtime/linux_user.h"
+#include "runtime/recorder.h"
 #include "runtime/virt_machine.h"
 
 extern char** environ;
@@ -110,6 +116,154 @@ brisk::ctr::Options ctr_options(const CtrArgs& a) {
   return o;
 }
 
+// brisk record's options, as typed; record_options() checks them. `brisk system --record-opts`
+// parses its string with the same code.
+struct RecordArgs {
+  std::string output = "perf.data", event = "instructions", period, freq, depth, filters = "any", format;
+  bool exact = false;
+  CLI::Option* period_given = nullptr;
+  CLI::Option* freq_given = nullptr;
+  CLI::Option* depth_given = nullptr;
+  CLI::Option* format_given = nullptr;
+  CLI::Option* event_given = nullptr;
+};
+
+void add_record_options(CLI::App* cmd, RecordArgs& a, bool system) {
+  if (!system)  // brisk system --record names the file
+    cmd->add_option("-o,--output", a.output,
+                    "Where the profile goes (default perf.data); with --format both the perf script text goes "
+                    "to FILE.script")
+        ->type_name("FILE");
+  a.event_given = cmd->add_option("-e,--event", a.event,
+                                  "What the period counts: instructions (default), cycles (one per instruction), "
+                                  "branches (conditional), branch-misses, or another brisk PMU event by name or as "
+                                  "raw rN (README's event table)")
+                      ->type_name("EVENT");
+  a.period_given =
+      cmd->add_option("-c,--count", a.period,
+                      fmt::format("Take a sample every PERIOD events, exactly (default {}: a fixed period makes "
+                                  "the recording depend only on the program; a prime keeps it out of step with loops)",
+                                  brisk::profile::kDefaultPeriod))
+          ->type_name("PERIOD");
+  a.freq_given = cmd->add_option("-F,--freq", a.freq,
+                                 "Aim for FREQ samples per second of host time instead: the period adapts after "
+                                 "each sample to the rate the events came at, as the kernel adapts it; the samples "
+                                 "then depend on the host's speed")
+                     ->type_name("FREQ");
+  a.depth_given = cmd->add_option("--ctr-depth", a.depth,
+                                  "Entries in the CTR buffer, the longest branch stack: 16, 32, 64, 128 or 256 "
+                                  "(default)")
+                      ->type_name("N");
+  cmd->add_option("-j,--branch-filter", a.filters,
+                  fmt::format("Which transfers the branch stack holds, perf record -j's names (comma-separated): "
+                              "any (default), any_call, call, ind_call, any_ret (return), ind_jmp, cond, stack, {}"
+                              "or brisk's not_taken and the Smctr type names",
+                              system ? "u, k, " : ""))
+      ->type_name("FILTERS");
+  a.format_given = cmd->add_option("--format", a.format,
+                                   "perf.data (default: for perf script, perf report), perfscript (perf script "
+                                   "-F ip,brstack text for llvm-profgen --perfscript), or both (the text in "
+                                   "FILE.script)")
+                       ->check(CLI::IsMember({"perf.data", "perfscript", "both"}));
+  if (!system)
+    cmd->add_flag("--exact", a.exact,
+                  "No sampling: every taken branch and fall-through range counted, written as llvm-profgen's "
+                  "unsymbolized profile (the ground truth a sampled profile is measured against)");
+}
+
+uint64_t positive(const std::string& s, const char* what) {
+  if (all_digits(s) && s.size() <= 19)
+    if (const uint64_t v = std::stoull(s)) return v;
+  throw brisk::Error("{}: '{}' is not a positive number", what, s);
+}
+
+brisk::profile::RecordOptions record_options(const RecordArgs& a, bool system) {
+  namespace profile = brisk::profile;
+  profile::RecordOptions o;
+  o.output = a.output;
+  o.exact = a.exact;
+  if (a.exact && (*a.period_given || *a.freq_given || *a.event_given || *a.format_given))
+    throw brisk::Error("--exact records every transfer: -c, -F, -e and --format do not apply");
+  if (*a.period_given && *a.freq_given) throw brisk::Error("-c and -F: give a period or a frequency, not both");
+  profile::set_event(o, a.event);
+  if (*a.freq_given) o.event.freq = positive(a.freq, "-F");
+  else o.event.period = *a.period_given ? positive(a.period, "-c") : profile::kDefaultPeriod;
+  if (a.format == "perfscript") o.format = profile::Format::PerfScript;
+  if (a.format == "both") o.format = profile::Format::Both;
+  o.ctr.record = true;
+  o.ctr.filters = brisk::ctr::parse_filters(a.filters, "-j");
+  if (a.exact && (o.ctr.filters.ctrctl & brisk::ctr::CTRCTL_RASEMU))
+    throw brisk::Error("-j stack pops returns from the buffer: --exact cannot count them");
+  if (*a.depth_given) o.ctr.depth_code = brisk::ctr::parse_depth(a.depth);
+  o.event.branch_sample_type = o.ctr.filters.perf;
+  // Without u or k, the modes CTR records (runtime/ctr_config.h): U, and S in system mode.
+  if (!o.ctr.filters.modes)
+    o.event.branch_sample_type |= PERF_SAMPLE_BRANCH_USER | (system ? PERF_SAMPLE_BRANCH_KERNEL : 0);
+  return o;
+}
+
+// What perf.data's header says of the run.
+brisk::profile::Session session(int argc, char** argv, unsigned harts) {
+  brisk::profile::Session s;
+  s.cmdline.assign(argv, argv + argc);
+  s.nr_cpus = harts;
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0) s.hostname = host;
+  struct utsname u;
+  if (uname(&u) == 0) s.os_release = u.release;
+  return s;
+}
+
+// brisk run's options, which brisk record shares.
+struct UserArgs {
+  brisk::UserOptions user;
+  LimitArgs limits;
+  bool stats = false;
+  CLI::Option* argv0 = nullptr;  // --argv0 NAME
+  std::string argv0_name;
+  int guest_env_fd = -1;  // --guest-env-fd: the guest's environment after its execve
+};
+
+void add_user_options(CLI::App* cmd, UserArgs& a);
+
+// PROG [ARGS...]: what the options left, then what followed a `--` ending them (main() keeps
+// that from CLI11, which would hand it to the parent app). False after saying what is wrong.
+bool program_args(CLI::App* cmd, const std::optional<std::vector<std::string>>& after_dashes,
+                  brisk::UserOptions& user) {
+  auto rest = cmd->remaining();
+  if (!rest.empty() && rest.front().size() > 1 && rest.front()[0] == '-') {
+    brisk::diag_print("brisk {}: unknown option {} (see brisk {} --help; -- ends the options)\n", cmd->get_name(),
+                      rest.front(), cmd->get_name());
+    return false;
+  }
+  if (after_dashes) {
+    if (!rest.empty()) rest.push_back("--");  // PROG came first: the -- is one of its arguments
+    rest.insert(rest.end(), after_dashes->begin(), after_dashes->end());
+  }
+  if (rest.empty()) {
+    brisk::diag_print("brisk {}: missing PROG (see brisk {} --help)\n", cmd->get_name(), cmd->get_name());
+    return false;
+  }
+  user.program = rest.front();
+  user.argv = rest;
+  return true;
+}
+
+// Runs the program as brisk run does; its exit status.
+int run_user(UserArgs& a, std::chrono::steady_clock::time_point t0) {
+  brisk::UserOptions& user = a.user;
+  user.limits = run_limits(a.limits, user.engine);
+  // The limits stop translated code through Hart::deadline.
+  user.engine.deadlines |= user.limits.any();
+  if (*a.argv0) user.argv.front() = a.argv0_name;
+  if (a.guest_env_fd >= 0) user.envp = brisk::read_guest_env(a.guest_env_fd);
+  else for (char** e = environ; *e; e++) user.envp.emplace_back(*e);
+  brisk::LinuxUser u(user);
+  brisk::UserResult r = u.run();
+  if (a.stats) print_stats(r.instret, std::chrono::steady_clock::now() - t0, r.engine);
+  return r.exit_code;
+}
+
 // QEMU's -m: a number of MiB, or with a K/M/G suffix.
 uint64_t parse_size(const std::string& s) {
   size_t used = 0;
@@ -161,6 +315,26 @@ constexpr const char* kCpuHelp =
     "rv64 with extensions switched: rv64,EXT=on|off,... (all on by default); ctr-depths=16,32,... "
     "chooses the CTR depths sctrdepth accepts (default all five)";
 
+namespace {
+
+void add_user_options(CLI::App* cmd, UserArgs& a) {
+  cmd->add_option("--sysroot", a.user.sysroot,
+                  "Directory searched first for the ELF interpreter and absolute paths (like qemu -L)")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_flag("--stats", a.stats, "Print instructions retired, wall time and MIPS on exit");
+  cmd->add_option("--cpu", a.user.cpu, kCpuHelp)->capture_default_str();
+  add_limit_options(cmd, a.limits);
+  add_engine_options(cmd, a.user.engine);
+  a.argv0 = cmd->add_option("--argv0", a.argv0_name, "Give the program NAME as argv[0] instead of PROG (like qemu-riscv64 -0)")
+                ->type_name("NAME");
+  // How brisk execs itself for a guest's execve (runtime/linux_process.cpp): in a forked child, and
+  // with the guest's environment, which must not be brisk's own (LD_PRELOAD, ...).
+  cmd->add_flag("--forked", a.user.forked)->group("");
+  cmd->add_option("--guest-env-fd", a.guest_env_fd)->group("");
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   // The FP semantics run on SSE4.1 and FMA3 (runtime/fp.cpp): say so instead of dying on SIGILL.
   if (!__builtin_cpu_supports("sse4.1") || !__builtin_cpu_supports("fma")) {
@@ -171,8 +345,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("brisk ") + BRISK_VERSION);
   app.require_subcommand(1);
 
-  brisk::UserOptions user;
   bool stats = false;
+  UserArgs run_args;
   auto* run = app.add_subcommand("run", "Run a riscv64 Linux program in user mode, as qemu-riscv64 does");
   run->footer(
       "Everything after PROG is passed to the program. The program sees the host's environment.\n"
@@ -181,26 +355,30 @@ int main(int argc, char** argv) {
       "  brisk run --sysroot /srv/riscv64-root /srv/riscv64-root/usr/bin/xz -9 file\n"
       "The exit status is the program's, or 128+N when signal N (a guest fault) ended it,\n"
       "124 when --timeout stopped it, 125 when --max-insns did.");
-  run->add_option("--sysroot", user.sysroot,
-                  "Directory searched first for the ELF interpreter and absolute paths (like qemu -L)")
-      ->check(CLI::ExistingDirectory);
-  run->add_flag("--stats", stats, "Print instructions retired, wall time and MIPS on exit");
-  run->add_option("--cpu", user.cpu, kCpuHelp)
-      ->capture_default_str();
-  LimitArgs run_limit_args;
-  add_limit_options(run, run_limit_args);
-  add_engine_options(run, user.engine);
+  add_user_options(run, run_args);
   CtrArgs run_ctr_args;
   add_ctr_options(run, run_ctr_args, "as if the guest's kernel had enabled U-mode recording");
-  std::string argv0;
-  run->add_option("--argv0", argv0, "Give the program NAME as argv[0] instead of PROG (like qemu-riscv64 -0)")
-      ->type_name("NAME");
-  // Set when brisk execs itself in a guest's forked child (runtime/linux_process.cpp).
-  run->add_flag("--forked", user.forked)->group("");
-  // The guest's environment after its execve, which must not be brisk's own (LD_PRELOAD, ...).
-  int guest_env_fd = -1;
-  run->add_option("--guest-env-fd", guest_env_fd)->group("");
   run->prefix_command();
+
+  UserArgs record_user_args;
+  RecordArgs record_args;
+  auto* record = app.add_subcommand("record", "Run a riscv64 Linux program as brisk run does, sampling it with "
+                                              "branch stacks from CTR, like perf record -b");
+  record->footer(
+      "A sample is taken every PERIOD events, exactly: which instructions are sampled depends only on the\n"
+      "program and the period, not on the host or the engine. Each holds the pc, the pid, the time and the\n"
+      "CTR buffer as its branch stack, youngest first, with mispredict flags and cycle counts; MMAP2 records\n"
+      "place the program, its interpreter and the libraries it maps. On a terminal a progress line runs;\n"
+      "at the end a summary gives the samples, the hottest functions and the branch-stack depths.\n"
+      "The exit status is the program's, as brisk run's. Examples:\n"
+      "  brisk record -c 100000 -- ./prog args          # perf.data, for perf script / perf report\n"
+      "  brisk record --format perfscript -o prog.script ./prog\n"
+      "  llvm-profgen --perfscript prog.script --binary prog --output prog.prof\n"
+      "  brisk record --exact -o prog.exact ./prog     # every transfer: llvm-profgen's unsymbolized profile\n"
+      "docs/profiling.md tells how recording works.");
+  add_record_options(record, record_args, false);
+  add_user_options(record, record_user_args);
+  record->prefix_command();
 
   brisk::SystemOptions sys;
   std::string mem = "512M", machine = "virt";
@@ -232,8 +410,29 @@ int main(int argc, char** argv) {
   add_engine_options(system, sys.engine);
   CtrArgs system_ctr_args;
   add_ctr_options(system, system_ctr_args, "in U and S mode from reset, as if M-mode firmware had enabled it");
+  std::string record_file, record_opts;
+  auto* record_given =
+      system->add_option("--record", record_file,
+                         "Sample the machine as brisk record does, into FILE (--format both: the text in "
+                         "FILE.script); samples carry the privilege, user ones the address space as pid")
+          ->type_name("FILE");
+  system->add_option("--record-opts", record_opts,
+                     "brisk record's -e, -c, -F, -j, --format and --ctr-depth for --record, in one string "
+                     "(e.g. '-c 1000003 -j any,u --format both')")
+      ->type_name("'OPTS'");
+  system->add_option("--vmlinux", sys.vmlinux,
+                     "The kernel's ELF with symbols, which --record's MMAP2 names for kernel samples")
+      ->type_name("FILE");
 
   std::vector<std::string> args = qemu_spellings(argc, argv);
+  std::optional<std::vector<std::string>> after_dashes;
+  if (!args.empty() && (args[0] == "run" || args[0] == "record")) {
+    if (auto dashes = std::find(args.begin() + 1, args.end(), "--"); dashes != args.end()) {
+      after_dashes.emplace(dashes + 1, args.end());
+      args.erase(dashes, args.end());
+    }
+  }
+  const std::vector<std::string> options = args;  // up to PROG, for brisk run's execve
   std::reverse(args.begin(), args.end());
   try {
     app.parse(args);
@@ -244,35 +443,23 @@ int main(int argc, char** argv) {
   try {
     auto t0 = std::chrono::steady_clock::now();
     if (run->parsed()) {
-      auto rest = run->remaining();
-      user.brisk_argv.assign(argv, argv + (argc - static_cast<int>(rest.size())));
-      if (rest.empty()) {
-        brisk::diag_print("brisk run: missing PROG (see brisk run --help)\n");
-        return 2;
-      }
-      if (rest.front() == "--") {
-        rest.erase(rest.begin());
-      } else if (rest.front().size() > 1 && rest.front()[0] == '-') {
-        brisk::diag_print("brisk run: unknown option {} (see brisk run --help; -- ends the options)\n", rest.front());
-        return 2;
-      }
-      if (rest.empty()) {
-        brisk::diag_print("brisk run: missing PROG (see brisk run --help)\n");
-        return 2;
-      }
-      user.limits = run_limits(run_limit_args, user.engine);
-      user.ctr = ctr_options(run_ctr_args);
-      // The limits and SIGUSR1 stop translated code through Hart::deadline.
-      user.engine.deadlines = user.limits.any() || user.ctr.dump;
-      user.program = rest.front();
-      user.argv = rest;
-      if (*run->get_option("--argv0")) user.argv.front() = argv0;
-      if (guest_env_fd >= 0) user.envp = brisk::read_guest_env(guest_env_fd);
-      else for (char** e = environ; *e; e++) user.envp.emplace_back(*e);
-      brisk::LinuxUser u(user);
-      brisk::UserResult r = u.run();
-      if (stats) print_stats(r.instret, std::chrono::steady_clock::now() - t0, r.engine);
-      return r.exit_code;
+      const size_t used = options.size() - run->remaining().size();
+      run_args.user.brisk_argv.assign(argv, argv + 1);
+      run_args.user.brisk_argv.insert(run_args.user.brisk_argv.end(), options.begin(), options.begin() + used);
+      if (!program_args(run, after_dashes, run_args.user)) return 2;
+      run_args.user.ctr = ctr_options(run_ctr_args);
+      // SIGUSR1 stops translated code through Hart::deadline.
+      run_args.user.engine.deadlines = run_args.user.ctr.dump;
+      return run_user(run_args, t0);
+    }
+    if (record->parsed()) {
+      if (!program_args(record, after_dashes, record_user_args.user)) return 2;
+      const brisk::profile::RecordOptions opts = record_options(record_args, false);
+      brisk::profile::Recorder rec(opts, session(argc, argv, 1));
+      record_user_args.user.ctr = opts.ctr;
+      record_user_args.user.recorder = &rec;
+      record_user_args.user.engine.deadlines = true;  // samples fall due at Hart::deadline
+      return run_user(record_user_args, t0);
     }
     if (system->parsed()) {
       sys.ram_size = parse_size(mem);
@@ -287,6 +474,33 @@ int main(int argc, char** argv) {
       }
       if (sys.bios.empty() && sys.dumpdtb.empty())
         throw brisk::Error("--bios FILE is needed (OpenSBI's fw_jump.bin, or 'none' for a bare-metal ELF)");
+      std::unique_ptr<brisk::profile::Recorder> rec;
+      if (*record_given) {
+        if (sys.ctr.record) throw brisk::Error("--ctr and --record both set CTR up: give one");
+        RecordArgs ra;
+        CLI::App parse_opts{"brisk system --record-opts"};
+        add_record_options(&parse_opts, ra, true);
+        try {
+          parse_opts.parse(record_opts, false);
+        } catch (const CLI::CallForHelp&) {
+          std::fputs(parse_opts.help().c_str(), stdout);
+          return 0;
+        } catch (const CLI::ParseError& e) {
+          throw brisk::Error("--record-opts: {}", e.what());
+        }
+        if (!parse_opts.remaining().empty())
+          throw brisk::Error("--record-opts: unexpected '{}'", parse_opts.remaining().front());
+        ra.output = record_file;
+        brisk::profile::RecordOptions opts = record_options(ra, true);
+        if (!*ra.depth_given) opts.ctr.depth_code = sys.ctr.depth_code;  // system's own --ctr-depth
+        opts.ctr.dump = sys.ctr.dump;
+        opts.ctr.dump_path = sys.ctr.dump_path;
+        sys.ctr = opts.ctr;
+        rec = std::make_unique<brisk::profile::Recorder>(opts, session(argc, argv, sys.harts));
+        sys.recorder = rec.get();
+      } else if (!sys.vmlinux.empty() || !record_opts.empty()) {
+        throw brisk::Error("--vmlinux and --record-opts are for --record FILE");
+      }
       brisk::VirtMachine m(sys);
       brisk::SystemResult r = m.run();
       if (stats) print_stats(r.instret, std::chrono::steady_clock::now() - t0, r.engine);

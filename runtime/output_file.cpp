@@ -1,0 +1,97 @@
+#include "runtime/output_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "runtime/diag.h"
+#include "runtime/error.h"
+#include "runtime/input_file.h"
+
+namespace brisk {
+
+OutputFile::OutputFile(const std::string& path, const char* what)
+    : path_(path), tmp_(path + ".XXXXXX"), what_(what), buf_(new uint8_t[kBufferSize]) {
+  // rename() would replace a directory only by failing at the end of the run.
+  struct stat st;
+  if (path.empty()) throw Error("the {} path is empty", what);
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw Error("cannot write the {} {}: it is a directory", what, printable(path));
+  // A descriptor of brisk's own (runtime/diag.h): a user-mode guest can neither close nor reuse it.
+  const int low = mkostemp(tmp_.data(), O_CLOEXEC);
+  if (low < 0) throw Error("cannot write the {} {}: {}", what, printable(path), strerror(errno));
+  fd_ = adopt_own_fd(low);
+  if (fd_ < 0) {
+    const int err = errno;
+    unlink(tmp_.c_str());
+    throw Error("cannot write the {} {}: {}", what, printable(path), strerror(err));
+  }
+  // mkostemp makes it 0600; the output gets the permissions of any file the user creates.
+  const mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd_, 0666 & ~mask);
+}
+
+OutputFile::~OutputFile() {
+  if (fd_ < 0) return;
+  close(fd_);
+  unlink(tmp_.c_str());
+}
+
+void OutputFile::write_fully(const void* p, size_t n, uint64_t off) {
+  const auto* b = static_cast<const uint8_t*>(p);
+  while (n) {
+    const ssize_t k = pwrite(fd_, b, n, static_cast<off_t>(off));
+    if (k < 0 && errno == EINTR) continue;
+    // pwrite returns 0 only for n == 0; a short write is retried and then reports ENOSPC.
+    if (k <= 0) throw Error("cannot write the {} {}: {}", what_, printable(path_), strerror(k < 0 ? errno : EIO));
+    b += k;
+    n -= static_cast<size_t>(k);
+    off += static_cast<uint64_t>(k);
+  }
+}
+
+void OutputFile::flush() {
+  write_fully(buf_.get(), used_, written_);
+  written_ += used_;
+  used_ = 0;
+}
+
+void OutputFile::write(const void* p, size_t n) {
+  if (used_ + n > kBufferSize) {
+    flush();
+    if (n > kBufferSize) {
+      write_fully(p, n, written_);
+      written_ += n;
+      return;
+    }
+  }
+  std::memcpy(buf_.get() + used_, p, n);
+  used_ += n;
+}
+
+void OutputFile::write_at(uint64_t off, const void* p, size_t n) {
+  if (off + n > written_) flush();
+  write_fully(p, n, off);
+}
+
+void OutputFile::commit() {
+  flush();
+  if (close(fd_) != 0) {
+    fd_ = -1;
+    unlink(tmp_.c_str());
+    throw Error("cannot write the {} {}: {}", what_, printable(path_), strerror(errno));
+  }
+  fd_ = -1;
+  if (rename(tmp_.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
+    unlink(tmp_.c_str());
+    throw Error("cannot write the {} {}: {}", what_, printable(path_), strerror(err));
+  }
+}
+
+}  // namespace brisk

@@ -1,0 +1,26 @@
+// brisk record's test program (tests/integration/record_user.sh): hot_loop runs N iterations of a
+// loop with a skewed branch, cold a hundredth as many; the exit status is 3, which brisk record
+// must pass on.
+#include <stdio.h>
+#include <stdlib.h>
+
+__attribute__((noinline)) long hot_loop(long n) {
+  long s = 0;
+  for (long i = 0; i < n; i++) {
+    if ((i & 7) == 0) s += i >> 2;
+    else s ^= i * 3;
+  }
+  return s;
+}
+
+__attribute__((noinline)) long cold(long n) {
+  long s = 1;
+  for (long i = 1; i < n; i++) s = s * 31 + i;
+  return s;
+}
+
+int main(int argc, char** argv) {
+  long n = argc > 1 ? atol(argv[1]) : 1000000;
+  printf("%ld %ld\n", hot_loop(n), cold(n / 100));
+  return 3;
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# brisk system --record (docs/profiling.md): a Linux boot (boot_linux.sh, OpenSBI 1.9) recorded as
+# perf script text has kernel samples and user samples (busybox's init and commands), told apart by
+# the privilege the summary counts and by their addresses; a bare-metal ELF run in M mode, given as
+# --vmlinux too, gets its MMAP2 line and machine samples named by its own functions; and the bad
+# --record options fail with one line and leave no file.
+#
+#   record_system.sh BRISK BARE_ELF [ENGINE]
+set -euo pipefail
+
+(($# == 2 || $# == 3)) || { echo "usage: $0 BRISK BARE_ELF [ENGINE]" >&2; exit 2; }
+BRISK=$1
+BARE=$2
+ENGINE=${3:-jit}
+HERE=$(dirname "${BASH_SOURCE[0]}")
+# shellcheck source=tests/integration/report.sh
+source "$HERE/report.sh"
+[[ -x $BARE ]] || fail "no bare-metal test program at $BARE"
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+console=$WORK/console
+
+# --- a Linux boot --------------------------------------------------------------------------------
+# boot_linux.sh splits BOOT_ARGS at spaces: the text format in one --record-opts word, and system's
+# own --ctr-depth, which --record uses, for a smaller file.
+BOOT_ARGS="--record $WORK/boot.script --record-opts=--format=perfscript --ctr-depth 16" BOOT_CONSOLE=$console \
+    "$HERE/boot_linux.sh" "$BRISK" opensbi19 "$ENGINE"
+[[ -s $WORK/boot.script ]] || fail "--record wrote nothing"
+[[ -z $(find "$WORK" -name 'boot.script.*') ]] || fail "--record left $(find "$WORK" -name 'boot.script.*') behind"
+line=$(grep -a '^brisk record: samples by privilege: ' "$console" | tr -d '\r') ||
+    { show_console; fail "no samples-by-privilege line in the summary"; }
+read -r user kernel machine <<<"$(sed 's/.*user \([0-9]*\), kernel \([0-9]*\), machine \([0-9]*\)$/\1 \2 \3/' <<<"$line")"
+((user > 0 && kernel > 0)) || fail "$line: want user and kernel samples"
+samples=$(grep -vc '^PERF_RECORD' "$WORK/boot.script" || true)
+((samples == user + kernel + machine)) || fail "$samples sample lines, the summary counts $((user + kernel + machine))"
+pass "$samples samples: $user user, $kernel kernel, $machine machine"
+# Sv39: user addresses below 2^38, the kernel's at the top; OpenSBI's at RAM (0x80000000 and up).
+kernel_ips=$(grep -Ec '^ffffffff[0-9a-f]{8} ' "$WORK/boot.script" || true)
+user_ips=$(grep -Ev '^PERF_RECORD' "$WORK/boot.script" | awk '{ print $1 }' | grep -Ec '^[0-3]?[0-9a-f]{1,9}$' || true)
+((kernel_ips > 0)) || fail "no sample ip in the kernel's addresses"
+((user_ips >= user)) || fail "$user_ips sample ips below 2^38, want at least the $user user samples"
+bad=$(grep -Ev '^PERF_RECORD' "$WORK/boot.script" | grep -Evc '^[0-9a-f]+( 0x[0-9a-f]+/0x[0-9a-f]+/[PM]/-/-/[0-9]+){0,16}$' || true)
+((bad == 0)) || fail "$bad sample lines are not 'ip brstack' text of at most 16 entries"
+grep -Eq '^ffffffff[0-9a-f]{8} 0xffffffff[0-9a-f]{8}/0xffffffff[0-9a-f]{8}/' "$WORK/boot.script" ||
+    fail "no kernel branch stack"
+pass "kernel and user sample ips, well-formed branch stacks of at most 16 entries"
+
+# --- M mode, with --vmlinux ----------------------------------------------------------------------
+"$BRISK" system --engine="$ENGINE" --bios none --kernel "$BARE" --record "$WORK/bare.script" \
+    --record-opts '--format perfscript -c 1009' --vmlinux "$BARE" >"$WORK/bare.out" 2>"$WORK/bare.err" ||
+    fail "bare-metal run: $(cat "$WORK/bare.err")"
+grep -Eq "^PERF_RECORD_MMAP2 4294967295/0: \[0x80000000\(0x[0-9a-f]+\) @ 0x[0-9a-f]+ 00:00 0 0\]: r-xp $BARE$" \
+    "$WORK/bare.script" || fail "no kernel MMAP2 line for $BARE: $(head -2 "$WORK/bare.script")"
+grep -Eq '^brisk record: samples by privilege: user 0, kernel 0, machine [1-9][0-9]*$' "$WORK/bare.err" ||
+    fail "want only machine samples: $(cat "$WORK/bare.err")"
+# The summary names functions of the ELF (its sized FUNC symbols), not just [file].
+named=0
+while read -r _ _ name; do
+    riscv64-linux-gnu-nm -S "$BARE" | awk '$3 ~ /^[Tt]$/ { print $4 }' | grep -qx "$name" && named=$((named + 1))
+done < <(sed -n '/hottest functions/,$p' "$WORK/bare.err" | tail -n +2)
+((named > 0)) || fail "the summary names none of $BARE's functions: $(cat "$WORK/bare.err")"
+pass "--vmlinux: the MMAP2 line, machine samples, $named of the hottest named from its symbols"
+
+# --- bad input -----------------------------------------------------------------------------------
+bad() {
+    local what=$1 want=$2 status=0
+    shift 2
+    "$BRISK" system --bios none --kernel "$BARE" "$@" >"$WORK/out" 2>"$WORK/err" || status=$?
+    ((status != 0)) || fail "$what: exit status 0"
+    if (($(wc -l <"$WORK/err") != 1)) || ! grep -Eq "$want" "$WORK/err"; then
+        fail "$what: stderr '$(head -3 "$WORK/err")', want one line matching '$want'"
+    fi
+    [[ -z $(find "$WORK" -maxdepth 1 -name 'bad.*') ]] || fail "$what: left $(find "$WORK" -name 'bad.*') behind"
+    pass "$what"
+}
+bad "unknown event" "^brisk: -e: unknown event 'flops' " --record "$WORK/bad.data" --record-opts '-e flops'
+bad "period 0" "^brisk: -c: '0' is not a positive number$" --record "$WORK/bad.data" --record-opts '-c 0'
+bad "--exact" "^brisk: --record-opts: The following argument was not expected: --exact$" \
+    --record "$WORK/bad.data" --record-opts --exact
+bad "--record-opts alone" "^brisk: --vmlinux and --record-opts are for --record FILE$" --record-opts '-c 5'
+bad "--ctr and --record" "^brisk: --ctr and --record both set CTR up: give one$" --ctr --record "$WORK/bad.data"
+bad "unwritable --record" "^brisk: cannot write the perf.data output $WORK/no/dir/x: No such file or directory$" --record "$WORK/no/dir/x"
+bad "a missing --vmlinux" "vmlinux.*$WORK/none" --record "$WORK/bad.data" --vmlinux "$WORK/none"

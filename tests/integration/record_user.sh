@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# brisk record in user mode (docs/profiling.md): on tests/integration/record_prog.c, built here
+# with debug info, a sample every PERIOD instructions exactly (floor(instret / PERIOD) samples, the
+# same on both engines), ips in the hot loop, its back edge in the branch stacks, -j call keeping
+# only calls, an MMAP2 line that places the program, perf script text llvm-profgen turns into a
+# profile naming hot_loop; a dynamic Debian program under --sysroot with its libraries' MMAP2
+# lines; and each bad input: one line, a non-zero exit, no output left behind.
+# shellcheck source=tests/integration/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+PROFGEN=/usr/lib/llvm-19/bin/llvm-profgen
+[[ -x $PROFGEN ]] || fail "no llvm-profgen at $PROFGEN (Debian package llvm-19)"
+PROG=$WORK/record_prog
+riscv64-linux-gnu-gcc -O1 -g -static -o "$PROG" "$(dirname "$0")/record_prog.c" || fail "cannot build record_prog.c"
+OTHER=jit
+[[ $ENGINE == jit ]] && OTHER=interp
+
+# hot_loop's [start, end), as numbers.
+read -r HOT_START HOT_END <<<"$(riscv64-linux-gnu-nm -S "$PROG" | awk '$4 == "hot_loop" { print $1, $2 }')"
+[[ -n $HOT_START ]] || fail "no hot_loop in $PROG"
+HOT_START=$((16#$HOT_START))
+HOT_END=$((HOT_START + 16#$HOT_END))
+
+# --- exact sampling ------------------------------------------------------------------------------
+PERIOD=10007
+status=0
+"$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/a.script" -c $PERIOD --stats -- "$PROG" 300000 \
+    >"$WORK/out" 2>"$WORK/err" || status=$?
+((status == 3)) || fail "brisk record exit status $status, want the program's 3 ($(tail -3 "$WORK/err"))"
+[[ $(cat "$WORK/out") == "1313155556 -8142387210006613829" ]] || fail "program output '$(cat "$WORK/out")'"
+instret=$(sed -n 's/^brisk: \([0-9]*\) instructions in .*/\1/p' "$WORK/err")
+[[ -n $instret ]] || fail "no --stats line in: $(cat "$WORK/err")"
+samples=$(grep -vc '^PERF_RECORD_MMAP2' "$WORK/a.script" || true)
+((samples == instret / PERIOD)) || fail "$samples samples of $instret instructions, want floor($instret / $PERIOD)"
+grep -q "^brisk record: $samples samples, $instret instructions in " "$WORK/err" ||
+    fail "summary does not say $samples samples: $(cat "$WORK/err")"
+pass "-c $PERIOD: $samples samples = floor($instret / $PERIOD), exit status 3 passed on"
+
+# The samples' ips, and the hot loop's back edge (its backward bnez) in the branch stacks.
+in_hot=0
+while read -r ip _; do
+    ((16#$ip >= HOT_START && 16#$ip < HOT_END)) && in_hot=$((in_hot + 1))
+done < <(grep -v '^PERF_RECORD' "$WORK/a.script" | cut -c1-20)
+((in_hot * 10 >= samples * 9)) || fail "only $in_hot of $samples sample ips in hot_loop"
+grep -q "hot_loop" "$WORK/err" || fail "summary does not name hot_loop: $(cat "$WORK/err")"
+back_edge=
+while read -r pc op args _; do
+    pc=$((16#${pc%:}))
+    to=$((16#${args#*,}))
+    if [[ $op == bnez ]] && ((pc >= HOT_START && pc < HOT_END && to < pc)); then
+        back_edge=$(printf '0x%x/0x%x/' $pc $to)
+    fi
+done < <(riscv64-linux-gnu-objdump -d --no-show-raw-insn "$PROG" | grep -P '^\s+[0-9a-f]+:\tbnez\t')
+[[ -n $back_edge ]] || fail "no backward bnez in hot_loop"
+with_edge=$(grep -c " $back_edge" "$WORK/a.script" || true)
+((with_edge * 10 >= samples * 9)) || fail "only $with_edge of $samples branch stacks hold the back edge $back_edge"
+grep -Eq '^brisk record: branch stack depth min [0-9]+ avg [0-9.]+ max 256 \(CTR depth 256\); [0-9]+ ns per sample in the handler$' "$WORK/err" ||
+    fail "no full branch stacks: $(grep depth "$WORK/err")"
+pass "sample ips in hot_loop ($in_hot of $samples), its back edge $back_edge in $with_edge branch stacks"
+
+# The program's text mapping: its first executable PT_LOAD.
+load=$(printf '0x%x' "$(riscv64-linux-gnu-readelf -lW "$PROG" | awk '$1 == "LOAD" && / R E / { print $3; exit }')")
+grep -Eq "^PERF_RECORD_MMAP2 [0-9]+/[0-9]+: \[$load\(0x[0-9a-f]+\) @ 0x0 [0-9a-f]+:[0-9a-f]+ [0-9]+ 0\]: r-xp $PROG$" \
+    "$WORK/a.script" || fail "no MMAP2 line for $PROG at $load: $(grep -m3 MMAP2 "$WORK/a.script")"
+pass "MMAP2 line for the program at $load"
+
+# stdout to a file as before: glibc's stdio takes another path for /dev/null.
+"$BRISK" record --engine="$OTHER" --format perfscript -o "$WORK/b.script" -c $PERIOD -- "$PROG" 300000 \
+    >"$WORK/out" 2>&1 || true
+cmp -s <(grep -v '^PERF_RECORD' "$WORK/a.script") <(grep -v '^PERF_RECORD' "$WORK/b.script") ||
+    fail "$ENGINE and $OTHER record different samples"
+pass "$ENGINE and $OTHER record the same $samples samples"
+
+# --- llvm-profgen --------------------------------------------------------------------------------
+"$PROFGEN" --perfscript "$WORK/a.script" --binary "$PROG" --format=text --output "$WORK/a.prof" 2>"$WORK/profgen.err" ||
+    fail "llvm-profgen rejected the perf script text: $(cat "$WORK/profgen.err")"
+# Function lines are NAME:TOTAL:HEAD; the hottest must be hot_loop.
+hottest=$(awk -F: '/^[^ ]/ { if ($2 + 0 > max) { max = $2 + 0; f = $1 } } END { print f }' "$WORK/a.prof")
+[[ $hottest == hot_loop ]] || fail "llvm-profgen's hottest function is '$hottest', want hot_loop: $(head -5 "$WORK/a.prof")"
+grep -q '^cold:' "$WORK/a.prof" || fail "llvm-profgen's profile lacks cold: $(head -20 "$WORK/a.prof")"
+pass "llvm-profgen --perfscript: hot_loop is the hottest function"
+
+# --- --format both: perf.data for host perf, the same samples as text ----------------------------
+"$BRISK" record --engine="$ENGINE" --format both -o "$WORK/both.data" -c $PERIOD -- "$PROG" 300000 >"$WORK/out" 2>&1 ||
+    true
+cmp -s <(grep -v '^PERF_RECORD' "$WORK/a.script") <(grep -v '^PERF_RECORD' "$WORK/both.data.script") ||
+    fail "--format both: the text in both.data.script differs from --format perfscript's"
+if command -v perf >/dev/null; then
+    perf script -i "$WORK/both.data" -F ip,sym 2>"$WORK/perf.err" | awk '{ print $2 }' | sort | uniq -c | sort -rn >"$WORK/perf.syms"
+    read -r n top <<<"$(head -1 "$WORK/perf.syms")"
+    [[ $top == hot_loop && $n == "$in_hot" ]] ||
+        fail "perf script on both.data: top symbol '$top' ($n samples), want hot_loop ($in_hot): $(head -3 "$WORK/perf.err")"
+    pass "--format both: perf script names hot_loop in $n samples, the text has the same samples"
+else
+    pass "--format both: the text has the same samples (no host perf to read both.data)"
+fi
+
+# --- -j call: only direct calls ------------------------------------------------------------------
+"$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/call.script" -j call -c $PERIOD -- "$PROG" 300000 \
+    >/dev/null 2>&1 || true
+riscv64-linux-gnu-objdump -d --no-show-raw-insn "$PROG" >"$WORK/disasm"
+python3 - "$WORK/call.script" "$WORK/disasm" <<'PY' || fail "-j call recorded other transfers"
+import re, sys
+insn = {int(m.group(1), 16): m.group(2) for m in re.finditer(r"^\s+([0-9a-f]+):\s+(\S+)", open(sys.argv[2]).read(), re.M)}
+froms = [int(e.split("/")[0], 16) for l in open(sys.argv[1]) if not l.startswith("PERF_RECORD") for e in l.split()[1:]]
+bad = sorted({f for f in froms if insn.get(f) not in ("jal", "call")})
+if not froms or bad:
+    sys.exit(f"{len(froms)} entries; not direct calls: {[hex(b) + ' ' + str(insn.get(b)) for b in bad[:5]]}")
+print(f"ok: -j call: {len(froms)} branch-stack entries, all direct calls")
+PY
+
+# --- other events: -e branches ------------------------------------------------------------------
+"$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/br.script" -e branches -c 1009 -- "$PROG" 300000 \
+    >"$WORK/out" 2>"$WORK/err" || true
+read -r bsamples branches <<<"$(sed -n 's/^brisk record: \([0-9]*\) samples, \([0-9]*\) branches in .*/\1 \2/p' "$WORK/err")"
+[[ -n $branches ]] || fail "-e branches: no summary line: $(cat "$WORK/err")"
+# hot_loop alone retires two conditional branches per iteration.
+((branches > 2 * 300000 && bsamples == branches / 1009)) ||
+    fail "-e branches -c 1009: $bsamples samples of $branches branches"
+(($(grep -vc '^PERF_RECORD' "$WORK/br.script") == bsamples)) || fail "-e branches: sample lines differ from the summary"
+pass "-e branches -c 1009: $bsamples samples = floor($branches / 1009)"
+
+# --- --exact: every transfer ---------------------------------------------------------------------
+# hot_loop(300000): its bnez back edge is taken when i % 8 != 0 (262500 times), the jump back from
+# the i % 8 == 0 arm 37500 times; offsets from the text segment at $load.
+"$BRISK" record --engine="$ENGINE" --exact -o "$WORK/a.exact" -- "$PROG" 300000 >"$WORK/out" 2>"$WORK/err" || true
+[[ -s $WORK/a.exact ]] || fail "--exact wrote nothing: $(cat "$WORK/err")"
+from=${back_edge%%/*}
+to=${back_edge#*/}
+to=${to%/}
+edge=$(printf '%x->%x' $((from - load)) $((to - load)))
+grep -qx "$edge:262500" "$WORK/a.exact" || fail "--exact: '$(grep "^$edge:" "$WORK/a.exact")', want $edge:262500"
+jump=$(riscv64-linux-gnu-objdump -d --no-show-raw-insn "$PROG" | grep -P '^\s+[0-9a-f]+:\tj\t' |
+    while read -r pc _ target _; do
+        pc=$((16#${pc%:}))
+        if ((pc >= HOT_START && pc < HOT_END && 16#$target < pc)); then
+            printf '%x->%x\n' $((pc - load)) $((16#$target - load))
+        fi
+    done)
+[[ -n $jump ]] || fail "no backward j in hot_loop"
+grep -qx "$jump:37500" "$WORK/a.exact" || fail "--exact: '$(grep "^$jump:" "$WORK/a.exact")', want $jump:37500"
+"$BRISK" record --engine="$OTHER" --exact -o "$WORK/b.exact" -- "$PROG" 300000 >"$WORK/out" 2>&1 || true
+cmp -s "$WORK/a.exact" "$WORK/b.exact" || fail "--exact: $ENGINE and $OTHER count differently"
+pass "--exact: the back edges taken 262500 and 37500 times, the same on $OTHER"
+
+# --- a dynamic program under --sysroot -----------------------------------------------------------
+"$BRISK" record --engine="$ENGINE" --sysroot "$SYSROOT" --format perfscript -o "$WORK/xz.script" -c 100003 -- \
+    "$SYSROOT/usr/bin/xz" --version >"$WORK/xz.out" 2>"$WORK/xz.err" || fail "xz --version: $(cat "$WORK/xz.err")"
+for lib in /usr/bin/xz /usr/lib/riscv64-linux-gnu/ld-linux-riscv64-lp64d.so.1 \
+    /usr/lib/riscv64-linux-gnu/liblzma.so.5 /usr/lib/riscv64-linux-gnu/libc.so.6; do
+    grep -Eq "^PERF_RECORD_MMAP2 [0-9]+/[0-9]+: \[0x[0-9a-f]+\(0x[0-9a-f]+\) @ 0x[0-9a-f]+ .*\]: r-xp $lib(\.[0-9.]*)?$" \
+        "$WORK/xz.script" || fail "no MMAP2 line for $lib: $(grep MMAP2 "$WORK/xz.script")"
+done
+pass "MMAP2 lines for xz, its interpreter, liblzma and libc, by their guest paths"
+
+# --- bad input -----------------------------------------------------------------------------------
+# bad DESCRIPTION REGEX ARGS...: one stderr line matching REGEX, a non-zero exit, no output file.
+bad() {
+    local what=$1 want=$2 status=0
+    shift 2
+    rm -f "$WORK"/bad.*
+    "$BRISK" record --engine="$ENGINE" "$@" >"$WORK/bad.out" 2>"$WORK/err" || status=$?
+    ((status != 0)) || fail "$what: exit status 0"
+    if (($(wc -l <"$WORK/err") != 1)) || ! grep -Eq "$want" "$WORK/err"; then
+        fail "$what: stderr '$(head -3 "$WORK/err")', want one line matching '$want'"
+    fi
+    local left
+    left=$(find "$WORK" -maxdepth 1 -name 'bad.*' ! -name bad.out)
+    [[ -z $left ]] || fail "$what: left $left behind"
+    pass "$what"
+}
+OUT=(-o "$WORK/bad.data" --format perfscript)
+bad "unknown event" "^brisk: -e: unknown event 'flops' \(accepted: cycles, instructions, branches, " \
+    "${OUT[@]}" -e flops "$PROG" 10
+bad "period 0" "^brisk: -c: '0' is not a positive number$" "${OUT[@]}" -c 0 "$PROG" 10
+bad "depth CTR lacks" "^brisk: --ctr-depth: '48' is not one of 16, 32, 64, 128, 256$" "${OUT[@]}" --ctr-depth 48 "$PROG" 10
+bad "depth --cpu left out" "^brisk: --ctr-depth 16: not one of the depths --cpu ctr-depths allows$" \
+    "${OUT[@]}" --cpu rv64,ctr-depths=64 --ctr-depth 16 "$PROG" 10
+bad "unwritable output" "^brisk: cannot write the perf script output $WORK/no/such/dir/x: No such file or directory$" \
+    -o "$WORK/no/such/dir/x" --format perfscript "$PROG" 10
+bad "-c and -F" "^brisk: -c and -F: give a period or a frequency, not both$" "${OUT[@]}" -c 1000 -F 100 "$PROG" 10
+bad "missing PROG" "^brisk record: missing PROG \(see brisk record --help\)$" "${OUT[@]}"
+bad "missing PROG after --" "^brisk record: missing PROG" "${OUT[@]}" --
+bad "unknown filter" "^brisk: -j: unknown filter 'jumps' " "${OUT[@]}" -j any,jumps "$PROG" 10
+bad "a program that does not load" "^brisk: .*not an ELF file" "${OUT[@]}" "$WORK/err"
