@@ -30,6 +30,7 @@ class CheckEngine final : public Engine, public HostFaultHooks {
   void run(Hart& h, TrapHandler& traps) override;
   void invalidate(Hart& h, uint64_t start, uint64_t end) override;
   void flush_lookup(Hart& h, uint64_t va) override { jit_.flush_lookup(h, va); }
+  void after_fork() override { jit_.after_fork(); }
   std::string summary() const override;
 
   // HostFaultHooks, for both passes: the JIT's, noting when code changed under the interpreter.

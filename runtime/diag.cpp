@@ -11,14 +11,11 @@ namespace brisk {
 
 namespace {
 
-// Far above the descriptors programs normally use.
-constexpr int kDiagFdFloor = 1000;
-
 struct Diag {
   int fd;
   FILE* f;
   Diag() {
-    fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, kDiagFdFloor);
+    fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, kOwnFdFloor);
     f = fd >= 0 ? fdopen(fd, "w") : nullptr;
     if (!f) {
       fd = STDERR_FILENO;
@@ -45,7 +42,7 @@ int diag_fd() { return instance().fd; }
 
 int adopt_own_fd(int low) {
   if (low < 0) return -1;
-  const int fd = fcntl(low, F_DUPFD_CLOEXEC, kDiagFdFloor);
+  const int fd = fcntl(low, F_DUPFD_CLOEXEC, kOwnFdFloor);
   close(low);
   if (fd >= 0) own_files().push_back(fd);
   return fd;

@@ -10,6 +10,9 @@
 
 namespace brisk {
 
+// brisk's own descriptors are moved to here or above, far above those programs normally use.
+constexpr int kOwnFdFloor = 1000;
+
 // The stream for errors, warnings and statistics.
 FILE* diag();
 // Its file descriptor, which user-mode guests must not be able to close or replace.

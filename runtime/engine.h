@@ -17,6 +17,8 @@ struct Engine {
   // Address translation changed for the page at va (or everywhere, HartEnv::kFlushAll): forget the
   // pc -> code mappings the engine caches for h there.
   virtual void flush_lookup(Hart& h, uint64_t va) {}
+  // In the child of a host fork: what names the parent process (the perf map) becomes the child's.
+  virtual void after_fork() {}
   // One line about the engine's own work, for --stats (empty: nothing to say).
   virtual std::string summary() const { return {}; }
 };

@@ -1,5 +1,6 @@
 #include "runtime/jit_engine.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -51,6 +52,20 @@ JitEngine::JitEngine(const EngineOptions& opt)
 std::string JitEngine::summary() const {
   return fmt::format("{} blocks translated ({} KiB of code), {} links, {} invalidated, {} code-cache flushes",
                      stats_.blocks, (arena_.used() + 1023) / 1024, stats_.links, stats_.invalidated, stats_.flushes);
+}
+
+void JitEngine::after_fork() {
+  if (!perf_map_) return;
+  std::fflush(perf_map_);
+  // The parent's map is open for writing only: read it through a descriptor of its own.
+  const int parent = open(fmt::format("/proc/self/fd/{}", fileno(perf_map_)).c_str(), O_RDONLY | O_CLOEXEC);
+  std::fclose(perf_map_);  // the child's copy of the parent's descriptor
+  perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
+  if (parent < 0) return;
+  char buf[65536];
+  ssize_t n;
+  while (perf_map_ && (n = read(parent, buf, sizeof buf)) > 0) std::fwrite(buf, 1, static_cast<size_t>(n), perf_map_);
+  close(parent);
 }
 
 JitEngine::~JitEngine() {

@@ -26,6 +26,8 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // h.code_written, so that translated code running a store there leaves right after it.
   void invalidate(Hart& h, uint64_t start, uint64_t end) override;
   void flush_lookup(Hart& h, uint64_t va) override;
+  // The child's perf map starts as a copy of its parent's: the code cache it inherited is the same.
+  void after_fork() override;
 
   // HostFaultHooks
   bool on_code_write(Hart& h, uint64_t va, ucontext_t& ctx) override;

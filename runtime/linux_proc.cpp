@@ -159,6 +159,7 @@ std::string LinuxUser::guest_name(const std::string& host) const {
 }
 
 std::string LinuxUser::comm() const {
+  if (comm_name_) return *comm_name_;
   // The kernel's TASK_COMM_LEN keeps 15 characters of the program's file name.
   const size_t slash = opt_.program.rfind('/');
   return opt_.program.substr(slash == std::string::npos ? 0 : slash + 1, 15);

@@ -154,7 +154,13 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       exit_requested_ = true;
       return 0;
     case nr::getpid: return getpid();
-    case nr::gettid: return getpid();  // one thread: its tid is the pid
+    case nr::gettid: return ::syscall(SYS_gettid);
+    case nr::clone: return clone_process(a[0] & ~uint64_t(CSIGNAL), a[0] & CSIGNAL, a[1], a[2], a[3], a[4]);
+    case nr::clone3: return clone3(a[0], a[1]);
+    case nr::execve: return execve(AT_FDCWD, a[0], a[1], a[2], 0);
+    case nr::execveat: return execve(i(0), a[1], a[2], a[3], i(4));
+    case nr::wait4: return wait4(i(0), a[1], i(2), a[3]);
+    case nr::waitid: return waitid(i(0), i(1), a[2], i(3), a[4]);
     case nr::getppid: return getppid();
     case nr::getuid: return getuid();
     case nr::geteuid: return geteuid();
@@ -187,7 +193,7 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     // glibc registers restartable sequences when the kernel has them; like a kernel built without
     // CONFIG_RSEQ, brisk says it has none, and glibc carries on.
     case nr::rseq: return -ENOSYS;
-    case nr::prctl: return -EINVAL;
+    case nr::prctl: return prctl(i(0), a[1]);
     // Like a kernel booted with Landlock disabled: programs that sandbox themselves carry on without.
     case nr::landlock_create_ruleset: return -EOPNOTSUPP;
     case nr::umask: return umask(static_cast<mode_t>(a[0]));

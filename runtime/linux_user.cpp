@@ -113,7 +113,9 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(op
   ctr::configure(hart_, opt_.ctr, ctr::CTRCTL_U, ctr::CTRCTL_U);
   if (opt_.ctr.dump) {
     ctr_dump_ = std::make_unique<ctr::Dump>(opt_.ctr.dump_path);
-    limiter_.on_sigusr1([this] { ctr_dump_->write({&hart_}, "on SIGUSR1"); });
+    limiter_.on_sigusr1([this] {
+      if (ctr_dump_) ctr_dump_->write({&hart_}, "on SIGUSR1");  // a forked child has none
+    });
   }
   build_stack(exe, interp_base);
   vm_.on_code_change = [this](uint64_t start, uint64_t end) { engine_->invalidate(hart_, start, end); };
@@ -215,7 +217,9 @@ UserResult LinuxUser::run() {
   engine_->run(hart_, *this);
   if (ctr_dump_) ctr_dump_->write({&hart_}, "at exit");
   if (opt_.recorder) opt_.recorder->finish({&hart_});
-  return {limiter_.status() ? limiter_.status() : exit_code_, hart_.instret, engine_->summary()};
+  const int status = limiter_.status() ? limiter_.status() : exit_code_;
+  if (opt_.forked) exit_child(status);
+  return {status, hart_.instret, engine_->summary()};
 }
 
 std::string LinuxUser::signal_name(int sig) {
@@ -226,6 +230,7 @@ std::string LinuxUser::signal_name(int sig) {
 bool LinuxUser::die(int sig, const std::string& why) {
   diag_print("brisk: guest killed by {}: {}\n", signal_name(sig), why);
   exit_code_ = 128 + sig;
+  fatal_signal_ = sig;
   return false;
 }
 
@@ -302,7 +307,7 @@ void* LinuxUser::guest_ptr(uint64_t va, uint64_t count, uint64_t size, int prot)
   return vm_.base() + va;
 }
 
-bool LinuxUser::guest_string(uint64_t va, std::string& out) {
+bool LinuxUser::guest_string(uint64_t va, std::string& out, size_t max) {
   out.clear();
   for (;;) {
     uint64_t page_end = GuestVm::page_down(va) + GuestVm::kPage;
@@ -311,7 +316,7 @@ bool LinuxUser::guest_string(uint64_t va, std::string& out) {
     size_t n = strnlen(p, page_end - va);
     out.append(p, n);
     if (va + n < page_end) return true;
-    if (out.size() > PATH_MAX * 4) return false;
+    if (out.size() > max) return false;
     va = page_end;
   }
 }

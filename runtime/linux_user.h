@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -26,6 +27,9 @@ struct UserOptions {
   EngineOptions engine;
   RunLimits limits;                 // --timeout, --max-insns (they need engine.deadlines)
   ctr::Options ctr;                 // --ctr, --ctr-depth, --ctr-dump (SIGUSR1 needs engine.deadlines)
+  // brisk's command line up to PROG (brisk, run, its options): execve runs the new program with them.
+  std::vector<std::string> brisk_argv;
+  bool forked = false;              // --forked: a guest's fork made this process (runtime/linux_process.cpp)
   profile::Recorder* recorder = nullptr;  // brisk record (needs engine.deadlines and ctr.record)
 };
 
@@ -34,6 +38,10 @@ struct UserResult {
   uint64_t instret = 0;
   std::string engine;      // Engine::summary()
 };
+
+// The environment a guest's execve gave the new program, from the descriptor --guest-env-fd names,
+// which it closes (runtime/linux_process.cpp). Throws brisk::Error when it cannot be read.
+std::vector<std::string> read_guest_env(int fd);
 
 // "SIGTERM", or "signal 40" for the real-time signals, which have no abbreviations.
 std::string signal_name(int sig);
@@ -76,7 +84,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   // Guest memory access for syscall arguments: `count` elements of `size` bytes at va, nullptr (the
   // syscall returns -EFAULT) unless all of it is mapped with `prot` and count * size does not wrap.
   void* guest_ptr(uint64_t va, uint64_t count, uint64_t size, int prot);
-  bool guest_string(uint64_t va, std::string& out);
+  bool guest_string(uint64_t va, std::string& out, size_t max = PATH_MAX * 4);
   // A guest file descriptor as the host knows it: -1 (so the host says EBADF) for brisk's own.
   static int guest_fd(uint64_t v);
   // Applies --sysroot to an absolute guest path.
@@ -84,6 +92,23 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   // host_path of the guest string at va; err = -EFAULT when it cannot be read.
   std::string host_path_arg(uint64_t va, int64_t& err);
   void warn_once(uint64_t key, const std::string& what);
+
+  // --- processes (runtime/linux_process.cpp) ---
+  // fork, vfork and clone without CLONE_VM, as a host fork of brisk. sp, tls: 0 keeps the parent's.
+  int64_t clone_process(uint64_t flags, uint64_t exit_signal, uint64_t sp, uint64_t ptid, uint64_t tls,
+                        uint64_t ctid);
+  int64_t clone3(uint64_t args, uint64_t size);
+  // execve/execveat: brisk itself is exec'd on the new program; returns only on failure.
+  int64_t execve(int dirfd, uint64_t path, uint64_t argv, uint64_t envp, int flags);
+  // A guest's NULL-terminated array of strings (argv, envp), bounded as Linux bounds them.
+  int64_t guest_strings(uint64_t va, std::vector<std::string>& out, uint64_t& total);
+  int64_t wait4(int64_t pid, uint64_t status, int options, uint64_t rusage);
+  int64_t waitid(int idtype, int64_t id, uint64_t info, int options, uint64_t rusage);
+  int64_t prctl(int option, uint64_t arg2);
+  // How a forked child ends: flushed, without unwinding what it shares with its parent (the
+  // recorder's output files), and, when a signal killed its guest, of that signal, so that the
+  // parent's wait sees it.
+  [[noreturn]] void exit_child(int status);
 
   // --- brisk's own /proc/<pid> entries, as Linux would show them to the guest (runtime/linux_proc.cpp) ---
   enum class ProcEntry { None, Mem, Maps, Cmdline, Environ, Auxv, Stat, Status, Statm, Comm, Exe, Denied, Hidden };
@@ -136,7 +161,9 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<ctr::Dump> ctr_dump_;  // --ctr-dump
   int exit_code_ = 0;
+  int fatal_signal_ = 0;  // the signal die() killed the guest with
   bool exit_requested_ = false;
+  std::optional<std::string> comm_name_;  // PR_SET_NAME
   std::set<uint64_t> warned_;
   struct SigAction {
     uint64_t handler = 0, flags = 0, mask = 0;

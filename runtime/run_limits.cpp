@@ -64,6 +64,14 @@ void RunLimiter::start(const std::vector<Hart*>& harts) {
   sa.sa_handler = on_timeout;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGALRM, &sa, &g_old_action);
+  arm();
+}
+
+void RunLimiter::after_fork() {
+  if (armed_) arm();
+}
+
+void RunLimiter::arm() {
   // Directed at this thread, the one that runs the harts and makes their syscalls.
   sigevent ev{};
   ev.sigev_notify = SIGEV_THREAD_ID;

@@ -34,6 +34,10 @@ class RunLimiter {
   // run ends, so that a syscall entered just after the first one is interrupted too.
   void start(const std::vector<Hart*>& harts);
 
+  // In the child of a fork: timer_create timers are not inherited, so --timeout is armed again and
+  // counts from the fork.
+  void after_fork();
+
   // Before start(): SIGUSR1 to brisk calls `f` from reached() at the next block boundary, and the
   // run goes on (--ctr-dump). Translated code must honour deadlines (EngineOptions::deadlines).
   void on_sigusr1(std::function<void()> f) { on_sigusr1_ = std::move(f); }
@@ -47,6 +51,7 @@ class RunLimiter {
 
  private:
   void stop(int status);
+  void arm();  // creates and starts the --timeout timer
 
   RunLimits limits_;
   timer_t timer_{};

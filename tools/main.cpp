@@ -219,6 +219,9 @@ struct UserArgs {
   brisk::UserOptions user;
   LimitArgs limits;
   bool stats = false;
+  CLI::Option* argv0 = nullptr;  // --argv0 NAME
+  std::string argv0_name;
+  int guest_env_fd = -1;  // --guest-env-fd: the guest's environment after its execve
 };
 
 void add_user_options(CLI::App* cmd, UserArgs& a);
@@ -252,7 +255,9 @@ int run_user(UserArgs& a, std::chrono::steady_clock::time_point t0) {
   user.limits = run_limits(a.limits, user.engine);
   // The limits stop translated code through Hart::deadline.
   user.engine.deadlines |= user.limits.any();
-  for (char** e = environ; *e; e++) user.envp.emplace_back(*e);
+  if (*a.argv0) user.argv.front() = a.argv0_name;
+  if (a.guest_env_fd >= 0) user.envp = brisk::read_guest_env(a.guest_env_fd);
+  else for (char** e = environ; *e; e++) user.envp.emplace_back(*e);
   brisk::LinuxUser u(user);
   brisk::UserResult r = u.run();
   if (a.stats) print_stats(r.instret, std::chrono::steady_clock::now() - t0, r.engine);
@@ -320,6 +325,12 @@ void add_user_options(CLI::App* cmd, UserArgs& a) {
   cmd->add_option("--cpu", a.user.cpu, kCpuHelp)->capture_default_str();
   add_limit_options(cmd, a.limits);
   add_engine_options(cmd, a.user.engine);
+  a.argv0 = cmd->add_option("--argv0", a.argv0_name, "Give the program NAME as argv[0] instead of PROG (like qemu-riscv64 -0)")
+                ->type_name("NAME");
+  // How brisk execs itself for a guest's execve (runtime/linux_process.cpp): in a forked child, and
+  // with the guest's environment, which must not be brisk's own (LD_PRELOAD, ...).
+  cmd->add_flag("--forked", a.user.forked)->group("");
+  cmd->add_option("--guest-env-fd", a.guest_env_fd)->group("");
 }
 
 }  // namespace
@@ -421,6 +432,7 @@ int main(int argc, char** argv) {
       args.erase(dashes, args.end());
     }
   }
+  const std::vector<std::string> options = args;  // up to PROG, for brisk run's execve
   std::reverse(args.begin(), args.end());
   try {
     app.parse(args);
@@ -431,6 +443,9 @@ int main(int argc, char** argv) {
   try {
     auto t0 = std::chrono::steady_clock::now();
     if (run->parsed()) {
+      const size_t used = options.size() - run->remaining().size();
+      run_args.user.brisk_argv.assign(argv, argv + 1);
+      run_args.user.brisk_argv.insert(run_args.user.brisk_argv.end(), options.begin(), options.begin() + used);
       if (!program_args(run, after_dashes, run_args.user)) return 2;
       run_args.user.ctr = ctr_options(run_ctr_args);
       // SIGUSR1 stops translated code through Hart::deadline.

@@ -1,0 +1,175 @@
+/* Processes: fork, vfork and clone3 make children with memory of their own; wait4 and waitid report
+ * how they ended (an exit status, or the signal that killed them); a pipe2 pipe carries data between
+ * them; prctl(PR_SET_NAME) shows in /proc/self/comm. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check_c.h"
+
+static volatile int shared_looking = 1;
+
+static void check_fork_memory(void)
+{
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        shared_looking = 2;
+        _exit(shared_looking == 2 ? 7 : 1);
+    }
+    shared_looking = 3;
+    int status = 0;
+    struct rusage ru;
+    CHECK_EQ(wait4(pid, &status, 0, &ru), pid);
+    CHECK(WIFEXITED(status));
+    CHECK_EQ(WEXITSTATUS(status), 7);
+    CHECK_EQ(shared_looking, 3);  /* the child's store stayed in the child */
+    CHECK_EQ(wait4(-1, &status, WNOHANG, NULL), -1);
+    CHECK_EQ(errno, ECHILD);
+}
+
+static void check_killed_child(void)
+{
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        volatile int *volatile unmapped = (int *)8;
+        *unmapped = 1; /* SIGSEGV, which kills it */
+        _exit(1);
+    }
+    int status = 0;
+    CHECK_EQ(waitpid(pid, &status, 0), pid);
+    CHECK(WIFSIGNALED(status));
+    CHECK_EQ(WTERMSIG(status), SIGSEGV);
+
+    pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        abort();
+    }
+    CHECK_EQ(waitpid(pid, &status, 0), pid);
+    CHECK(WIFSIGNALED(status));
+    CHECK_EQ(WTERMSIG(status), SIGABRT);
+}
+
+static void check_vfork(void)
+{
+    pid_t pid = vfork();
+    CHECK(pid >= 0);
+    if (pid == 0)
+        _exit(3);
+    int status = 0;
+    CHECK_EQ(waitpid(pid, &status, 0), pid);
+    CHECK(WIFEXITED(status));
+    CHECK_EQ(WEXITSTATUS(status), 3);
+}
+
+static void check_pipe(void)
+{
+    int fds[2];
+    CHECK_EQ(pipe2(fds, O_CLOEXEC), 0);
+    CHECK_EQ(fcntl(fds[0], F_GETFD), FD_CLOEXEC);
+    const pid_t parent = getpid();
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        long ids[2] = {getpid(), getppid()};
+        CHECK_EQ(write(fds[1], ids, sizeof ids), sizeof ids);
+        CHECK_EQ(write(fds[1], "from the child", 14), 14);
+        _exit(0);
+    }
+    close(fds[1]);
+    long ids[2];
+    char text[32] = {0};
+    CHECK_EQ(read(fds[0], ids, sizeof ids), sizeof ids);
+    CHECK_EQ(ids[0], pid);
+    CHECK_EQ(ids[1], parent);
+    CHECK(pid != parent);
+    size_t got = 0;
+    for (ssize_t n; (n = read(fds[0], text + got, sizeof text - 1 - got)) > 0;)
+        got += (size_t)n;
+    CHECK_STR(text, "from the child");
+    close(fds[0]);
+
+    siginfo_t si;
+    memset(&si, 0xff, sizeof si);
+    CHECK_EQ(waitid(P_PID, pid, &si, WEXITED), 0);
+    CHECK_EQ(si.si_signo, SIGCHLD);
+    CHECK_EQ(si.si_pid, pid);
+    CHECK_EQ(si.si_code, CLD_EXITED);
+    CHECK_EQ(si.si_status, 0);
+    CHECK_EQ(si.si_uid, getuid());
+}
+
+static void check_clone3(void)
+{
+#ifndef GUEST_QEMU_REF /* qemu-riscv64 7.2 has no clone3 */
+    struct clone_args args;
+    memset(&args, 0, sizeof args);
+    args.exit_signal = SIGCHLD;
+    CHECK_EQ(syscall(SYS_clone3, &args, 63), -1);
+    CHECK_EQ(errno, EINVAL);
+    uint8_t big[128] = {0};
+    memcpy(big, &args, sizeof args);
+    big[100] = 1;
+    CHECK_EQ(syscall(SYS_clone3, big, sizeof big), -1);
+    CHECK_EQ(errno, E2BIG);
+    args.flags = SIGCHLD; /* the signal goes in exit_signal */
+    CHECK_EQ(syscall(SYS_clone3, &args, sizeof args), -1);
+    CHECK_EQ(errno, EINVAL);
+
+    args.flags = CLONE_PARENT_SETTID;
+    int parent_tid = 0;
+    args.parent_tid = (uintptr_t)&parent_tid;
+    long pid = syscall(SYS_clone3, &args, sizeof args);
+    CHECK(pid >= 0);
+    if (pid == 0)
+        _exit(parent_tid == 0 ? 9 : 1);  /* written in the parent only */
+    CHECK_EQ(parent_tid, pid);
+    int status = 0;
+    CHECK_EQ(waitpid(pid, &status, 0), pid);
+    CHECK(WIFEXITED(status));
+    CHECK_EQ(WEXITSTATUS(status), 9);
+#endif
+}
+
+static void check_comm(void)
+{
+    CHECK_EQ(prctl(PR_SET_NAME, "renamed-process-long"), 0);
+    char name[16];
+    CHECK_EQ(prctl(PR_GET_NAME, name), 0);
+    CHECK_STR(name, "renamed-process");
+    char buf[64] = {0};
+    int fd = open("/proc/self/comm", O_RDONLY);
+    CHECK(fd >= 0);
+    CHECK_EQ(read(fd, buf, sizeof buf - 1), 16);
+    CHECK_STR(buf, "renamed-process\n");
+    close(fd);
+    CHECK_EQ(prctl(PR_SET_PDEATHSIG, SIGTERM), 0);
+    int sig = 0;
+    CHECK_EQ(prctl(PR_GET_PDEATHSIG, &sig), 0);
+    CHECK_EQ(sig, SIGTERM);
+    CHECK_EQ(prctl(PR_SET_PDEATHSIG, 0), 0);
+}
+
+int main(void)
+{
+    check_fork_memory();
+    check_killed_child();
+    check_vfork();
+    check_pipe();
+    check_clone3();
+    check_comm();
+    struct rusage ru;
+    CHECK_EQ(getrusage(RUSAGE_CHILDREN, &ru), 0);
+    return 0;
+}
