@@ -4,8 +4,8 @@
 // The buffer is kept architecturally, entry by entry, so that every read is exact: translated code
 // stores a record inline with the same layout and the same rules as record() below, and the lockstep
 // checker compares the whole State between engines. While translated code that records runs, WRPTR
-// (wrptr_off) lives in a host register and State holds it only outside it and around helper calls
-// (jit/x64/translator.h). Which transfers qualify is decided from
+// (wrptr_off) and cycle_base live in host registers and State holds them only outside it and around
+// helper calls (jit/x64/translator.h). Which transfers qualify is decided from
 // record_mask(), which is part of the translation key: with CTR inactive nothing is emitted.
 #pragma once
 

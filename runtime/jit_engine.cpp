@@ -245,6 +245,7 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
   if (regs.ctr) {
     h.csr.ctr.wrptr_off = greg(x64::ctr_wrptr_host_id());
     h.csr.pmu.predictor.history = static_cast<uint16_t>(greg(x64::gshare_history_host_id()));
+    h.csr.ctr.cycle_base = -greg(x64::ctr_neg_cycle_base_host_id());
   }
   return true;
 }

@@ -37,12 +37,14 @@ Mem xreg(unsigned r) { return hart_q(offsetof(Hart, x) + 8 * r); }
 const Mem kPc = hart_q(offsetof(Hart, pc));
 const Mem kInstret = hart_q(offsetof(Hart, instret));
 
-// HostRegs::ctr: WRPTR (a byte offset, always wrapped at the depth) and the gshare history (12 bits)
-// in the host registers of the last two guest registers.
-const Gp kCtrWrptr = x86::r10, kGshareHistory = x86::r11;
-static_assert(kCtrPinnedRegs == 2);
+// HostRegs::ctr: WRPTR (a byte offset, always wrapped at the depth), the gshare history (12 bits) and
+// the negated cycle base (so that one lea computes the cycle count) in the host registers of the
+// last three guest registers.
+const Gp kCtrWrptr = x86::r10, kGshareHistory = x86::r11, kCtrNegCycleBase = x86::r9;
+static_assert(kCtrPinnedRegs == 3);
 constexpr size_t kCtr = offsetof(Hart, csr) + offsetof(csr::State, ctr);
 const Mem kWrptrMem = hart_q(kCtr + offsetof(ctr::State, wrptr_off));
+const Mem kCycleBaseMem = hart_q(kCtr + offsetof(ctr::State, cycle_base));
 const Mem kHistoryMem = x86::word_ptr(kHart, static_cast<int32_t>(offsetof(Hart, csr) + offsetof(csr::State, pmu) +
                                                                  offsetof(pmu::State, predictor) +
                                                                  offsetof(pmu::Gshare, history)));
@@ -60,6 +62,7 @@ int mapped_host_reg(unsigned mapped_regs, unsigned guest) {
 unsigned mapped_host_id(unsigned i) { return kMappedHost[i].id(); }
 unsigned ctr_wrptr_host_id() { return kCtrWrptr.id(); }
 unsigned gshare_history_host_id() { return kGshareHistory.id(); }
+unsigned ctr_neg_cycle_base_host_id() { return kCtrNegCycleBase.id(); }
 
 HostRegs host_regs(unsigned jit_regs, uint32_t record_mask) {
   if (!record_mask) return {jit_regs, false};
@@ -69,18 +72,23 @@ HostRegs host_regs(unsigned jit_regs, uint32_t record_mask) {
 namespace {
 
 // The hart's copies of what translated code keeps in host registers, loaded on the way in (and after
-// helper calls) and stored on the way out (and before them).
+// helper calls) and stored on the way out (and before them: the registers are loaded again before
+// translated code goes on).
 void load_mapped(x86::Assembler& a, const HostRegs& r) {
   for (unsigned i = 0; i < r.mapped; i++) a.mov(kMappedHost[i], xreg(kMappedGuestOrder[i]));
   if (!r.ctr) return;
   a.mov(kCtrWrptr, kWrptrMem);
   a.movzx(kGshareHistory.r32(), kHistoryMem);
+  a.mov(kCtrNegCycleBase, kCycleBaseMem);
+  a.neg(kCtrNegCycleBase);
 }
 void store_mapped(x86::Assembler& a, const HostRegs& r) {
   for (unsigned i = 0; i < r.mapped; i++) a.mov(xreg(kMappedGuestOrder[i]), kMappedHost[i]);
   if (!r.ctr) return;
   a.mov(kWrptrMem, kCtrWrptr);
   a.mov(kHistoryMem, kGshareHistory.r16());
+  a.neg(kCtrNegCycleBase);
+  a.mov(kCycleBaseMem, kCtrNegCycleBase);
 }
 
 // Emits into the arena at its cursor and commits the bytes; returns where they went.
@@ -418,7 +426,7 @@ class BlockEmitter {
   void emit_ctr_record(jit::CtrOp op, TransferType type, std::optional<uint64_t> target, bool misp) {
     using jit::CtrOp;
     if (op == CtrOp::None) return;
-    const Mem wrmask = ctr_q(offsetof(ctr::State, wrptr_mask)), cycle_base = ctr_q(offsetof(ctr::State, cycle_base));
+    const Mem wrmask = ctr_q(offsetof(ctr::State, wrptr_mask));
     if (op == CtrOp::Pop) {  // RASEMU return: WRPTR goes back, and that entry's V clears
       a_.sub(kCtrWrptr, Imm(sizeof(ctr::Entry)));
       a_.and_(kCtrWrptr, wrmask);
@@ -447,15 +455,13 @@ class BlockEmitter {
     }
     store_imm(ctr_entry(offsetof(ctr::Entry, source), at), pc_ | ctr::CTRSOURCE_V, tmp);
     a_.mov(ctr_entry(offsetof(ctr::Entry, type), at), Imm(static_cast<int32_t>(type)));
-    // cycles = now - cycle_base (CCV in bit 63; RASEMU records it clear); cycle_base = now ^ CCV.
-    const Mem now = x86::ptr(kInstretReg, static_cast<int32_t>(pending_ + 1));
-    a_.lea(tmp, now);
-    a_.sub(tmp, cycle_base);
+    // cycles = now - cycle_base (CCV in bit 63; RASEMU records it clear); cycle_base = now ^ CCV, so
+    // the negated base becomes -now ^ CCV.
+    a_.lea(tmp, x86::ptr(kInstretReg, kCtrNegCycleBase, 0, static_cast<int32_t>(pending_ + 1)));
+    a_.sub(kCtrNegCycleBase, tmp);
+    a_.btc(kCtrNegCycleBase, Imm(63));
     if (plan_.cfg.record_mask & ctr::kRasEmu) a_.btr(tmp, Imm(63));
     a_.mov(ctr_entry(offsetof(ctr::Entry, cycles), at), tmp);
-    a_.lea(tmp, now);
-    a_.btc(tmp, Imm(63));
-    a_.mov(cycle_base, tmp);
     if (op == CtrOp::Push) {
       a_.add(kCtrWrptr, Imm(sizeof(ctr::Entry)));
       a_.and_(kCtrWrptr, wrmask);

@@ -6,8 +6,9 @@
 //   up to ten hot guest registers live in rbx, r12-r14 (callee-saved) and rsi, rdi, r8-r11 for the
 //   whole time translated code runs, across chained blocks; hart.x[] holds them only outside it and
 //   around helper calls.
-//   When the translation records CTR (ctr::record_mask is non-zero), r10 holds ctr::State::wrptr_off
-//   and r11 pmu::Gshare::history instead of the last two guest registers, on the same terms: the
+//   When the translation records CTR (ctr::record_mask is non-zero), r10 holds ctr::State::wrptr_off,
+//   r11 pmu::Gshare::history and r9 -ctr::State::cycle_base instead of the last three guest
+//   registers, on the same terms: the
 //   record mask is in the translation key, and links and lookups stay within one key, so every block
 //   of a chain agrees, and the trampolines, helper calls and fault recovery write them back to the
 //   hart wherever they write the guest registers (HostRegs).
@@ -60,12 +61,13 @@ constexpr unsigned kMaxMappedRegs = 10;
 constexpr uint8_t kMappedGuestOrder[kMaxMappedRegs] = {15, 14, 10, 13, 12, 16, 11, 17, 2, 6};
 
 // What translated code keeps in host registers: the first `mapped` of kMappedGuestOrder, and with
-// `ctr` WRPTR and the gshare history (r10, r11), which then take the place of the last two.
+// `ctr` WRPTR, the gshare history and the negated cycle base (r10, r11, r9), which then take the
+// place of the last three.
 struct HostRegs {
   unsigned mapped = kMaxMappedRegs;
   bool ctr = false;
 };
-constexpr unsigned kCtrPinnedRegs = 2;
+constexpr unsigned kCtrPinnedRegs = 3;
 // Those of translations for record mask `record_mask` with --jit-regs `jit_regs`.
 HostRegs host_regs(unsigned jit_regs, uint32_t record_mask);
 
@@ -133,9 +135,10 @@ struct Trampolines {
 int mapped_host_reg(unsigned mapped_regs, unsigned guest);
 // Host register number (asmjit id) of the i-th mapped guest register.
 unsigned mapped_host_id(unsigned i);
-// Host register numbers of WRPTR's byte offset and the gshare history under HostRegs::ctr.
+// Host register numbers of WRPTR's byte offset, the gshare history and -cycle_base under HostRegs::ctr.
 unsigned ctr_wrptr_host_id();
 unsigned gshare_history_host_id();
+unsigned ctr_neg_cycle_base_host_id();
 
 // The trampolines of translations that keep `regs` in host registers.
 Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs);
