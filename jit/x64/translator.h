@@ -8,10 +8,9 @@
 //   around helper calls.
 //   When the translation records CTR (ctr::record_mask is non-zero), r10 holds ctr::State::wrptr_off,
 //   r11 pmu::Gshare::history and r9 -ctr::State::cycle_base instead of the last three guest
-//   registers, on the same terms: the
-//   record mask is in the translation key, and links and lookups stay within one key, so every block
-//   of a chain agrees, and the trampolines, helper calls and fault recovery write them back to the
-//   hart wherever they write the guest registers (HostRegs).
+//   registers, on the same terms: the record mask is in the translation key, and links and lookups
+//   stay within one key, so every block of a chain agrees, and the trampolines, helper calls and
+//   fault recovery write them back to the hart wherever they write the guest registers (HostRegs).
 #pragma once
 
 #include <cstdint>
