@@ -440,7 +440,10 @@ class BlockEmitter {
       a_.and_(at, wrmask);
     }
     const Gp tmp = target ? Gp(x86::rax) : Gp(x86::rdx);  // free here
-    const Mem target_mem = ctr_entry(offsetof(ctr::Entry, target), at);
+    // The entry's address in rcx: short displacements keep the stores small.
+    a_.lea(x86::rcx, x86::ptr(kHart, at, 0, static_cast<int32_t>(kCtr + offsetof(ctr::State, entries))));
+    auto field = [](size_t f) { return x86::qword_ptr(x86::rcx, static_cast<int32_t>(f)); };
+    const Mem target_mem = field(offsetof(ctr::Entry, target));
     if (!target) {
       a_.mov(target_mem, x86::rax);  // jalr targets have bit 0 clear: MISP 0
     } else if (misp && fits_i32(static_cast<int64_t>(*target))) {
@@ -453,15 +456,15 @@ class BlockEmitter {
     } else {
       store_imm(target_mem, *target, tmp);
     }
-    store_imm(ctr_entry(offsetof(ctr::Entry, source), at), pc_ | ctr::CTRSOURCE_V, tmp);
-    a_.mov(ctr_entry(offsetof(ctr::Entry, type), at), Imm(static_cast<int32_t>(type)));
+    store_imm(field(offsetof(ctr::Entry, source)), pc_ | ctr::CTRSOURCE_V, tmp);
+    a_.mov(field(offsetof(ctr::Entry, type)), Imm(static_cast<int32_t>(type)));
     // cycles = now - cycle_base (CCV in bit 63; RASEMU records it clear); cycle_base = now ^ CCV, so
     // the negated base becomes -now ^ CCV.
     a_.lea(tmp, x86::ptr(kInstretReg, kCtrNegCycleBase, 0, static_cast<int32_t>(pending_ + 1)));
     a_.sub(kCtrNegCycleBase, tmp);
     a_.btc(kCtrNegCycleBase, Imm(63));
     if (plan_.cfg.record_mask & ctr::kRasEmu) a_.btr(tmp, Imm(63));
-    a_.mov(ctr_entry(offsetof(ctr::Entry, cycles), at), tmp);
+    a_.mov(field(offsetof(ctr::Entry, cycles)), tmp);
     if (op == CtrOp::Push) {
       a_.add(kCtrWrptr, Imm(sizeof(ctr::Entry)));
       a_.and_(kCtrWrptr, wrmask);
