@@ -406,9 +406,9 @@ class BlockEmitter {
 
   // --- Smctr: the recording point of translated code ---
   static Mem ctr_q(size_t field) { return hart_q(kCtr + field); }
-  // Field `field` of the physical entry at byte offset `at`.
-  static Mem ctr_entry(size_t field, Gp at = kCtrWrptr) {
-    return x86::qword_ptr(kHart, at, 0, static_cast<int32_t>(kCtr + offsetof(ctr::State, entries) + field));
+  // Field `field` (`size` bytes of it) of the physical entry at byte offset `at`.
+  static Mem ctr_entry(Gp at, size_t field = 0, uint32_t size = 8) {
+    return x86::ptr(kHart, at, 0, static_cast<int32_t>(kCtr + offsetof(ctr::State, entries) + field), size);
   }
   // *m = v, through `tmp` when v is no sign-extended imm32.
   void store_imm(const Mem& m, uint64_t v, Gp tmp) {
@@ -430,7 +430,7 @@ class BlockEmitter {
     if (op == CtrOp::Pop) {  // RASEMU return: WRPTR goes back, and that entry's V clears
       a_.sub(kCtrWrptr, Imm(sizeof(ctr::Entry)));
       a_.and_(kCtrWrptr, wrmask);
-      a_.and_(ctr_entry(offsetof(ctr::Entry, source)), Imm(~int32_t(ctr::CTRSOURCE_V)));
+      a_.and_(ctr_entry(kCtrWrptr, offsetof(ctr::Entry, source)), Imm(~int32_t(ctr::CTRSOURCE_V)));
       return;
     }
     Gp at = kCtrWrptr;
@@ -441,7 +441,7 @@ class BlockEmitter {
     }
     const Gp tmp = target ? Gp(x86::rax) : Gp(x86::rdx);  // free here
     // The entry's address in rcx: short displacements keep the stores small.
-    a_.lea(x86::rcx, x86::ptr(kHart, at, 0, static_cast<int32_t>(kCtr + offsetof(ctr::State, entries))));
+    a_.lea(x86::rcx, ctr_entry(at, 0, 0));
     auto field = [](size_t f) { return x86::qword_ptr(x86::rcx, static_cast<int32_t>(f)); };
     const Mem target_mem = field(offsetof(ctr::Entry, target));
     if (!target) {
