@@ -43,8 +43,8 @@ bool fp_dirty_state(const Hart& h) { return (h.csr.mstatus & csr::MSTATUS_FS) ==
 
 JitEngine::JitEngine(const EngineOptions& opt)
     : opt_(opt), arena_(kArenaSize), host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
-  tramp_ = x64::emit_trampolines(arena_, host_regs(0));
-  tramp_ctr_ = x64::emit_trampolines(arena_, host_regs(ctr::kRasEmu));
+  tramp_ = x64::emit_trampolines(arena_, x64::host_regs(opt_.jit_regs, false));
+  tramp_ctr_ = x64::emit_trampolines(arena_, x64::host_regs(opt_.jit_regs, true));
   arena_start_ = arena_.cursor();
   if (opt_.perf_map) perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
 }

@@ -64,8 +64,8 @@ unsigned ctr_wrptr_host_id() { return kCtrWrptr.id(); }
 unsigned gshare_history_host_id() { return kGshareHistory.id(); }
 unsigned ctr_neg_cycle_base_host_id() { return kCtrNegCycleBase.id(); }
 
-HostRegs host_regs(unsigned jit_regs, uint32_t record_mask) {
-  if (!record_mask) return {jit_regs, false};
+HostRegs host_regs(unsigned jit_regs, bool ctr_records) {
+  if (!ctr_records) return {jit_regs, false};
   return {std::min(jit_regs, kMaxMappedRegs - kCtrPinnedRegs), true};
 }
 

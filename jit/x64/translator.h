@@ -67,8 +67,8 @@ struct HostRegs {
   bool ctr = false;
 };
 constexpr unsigned kCtrPinnedRegs = 3;
-// Those of translations for record mask `record_mask` with --jit-regs `jit_regs`.
-HostRegs host_regs(unsigned jit_regs, uint32_t record_mask);
+// Those of translations with --jit-regs `jit_regs` that record CTR (a non-zero record mask) or not.
+HostRegs host_regs(unsigned jit_regs, bool ctr_records);
 
 struct TranslateConfig {
   HostRegs regs;

@@ -2,7 +2,7 @@
  * (jit/x64/translator.h): a loop of data-dependent branches that makes a system call every 1024
  * iterations (a helper call) and whose last iteration loads from an unmapped address (a guest fault
  * in the middle of a chain of blocks). The process dies of SIGSEGV, and its --ctr-dump at exit must
- * be the interpreter's (tests/integration/ctr_sync.sh). */
+ * be the interpreter's (tests/integration/ctr_engines.sh). */
 #include <stdint.h>
 #include <unistd.h>
 
