@@ -95,10 +95,12 @@ constexpr uint64_t decode_cycles(uint64_t cc) {
 // 63 set when it is valid (CCV): ctrdata's CCV and CC are derived from it on read, so that recording
 // is a subtraction and a store, and a zeroed entry reads as zero. A software write of ctrdata sets
 // `cycles` so that it reads back the CC and CCV written.
+// source and type come first: translated code knows both when it translates a transfer, and stores
+// them as one 16-byte constant.
 struct Entry {
   uint64_t source = 0;  // ctrsource: PC | V
-  uint64_t target = 0;  // ctrtarget: PC | MISP
   uint64_t type = 0;    // ctrdata.TYPE
+  uint64_t target = 0;  // ctrtarget: PC | MISP
   uint64_t cycles = 0;
 };
 constexpr uint64_t kCyclesValid = 1ull << 63;

@@ -212,6 +212,13 @@ class BlockEmitter {
       auto emit_one = std::move(slow_paths_[k]);
       emit_one();
     }
+    if (constants_.empty()) return;
+    a_.align(AlignMode::kData, 16);
+    for (const Constant& c : constants_) {
+      a_.bind(c.label);
+      a_.embedUInt64(c.lo);
+      a_.embedUInt64(c.hi);
+    }
   }
 
  private:
@@ -456,8 +463,12 @@ class BlockEmitter {
     } else {
       store_imm(target_mem, *target, tmp);
     }
-    store_imm(field(offsetof(ctr::Entry, source)), pc_ | ctr::CTRSOURCE_V, tmp);
-    a_.mov(field(offsetof(ctr::Entry, type)), Imm(static_cast<int32_t>(type)));
+    // source | V and type: one 16-byte constant, placed after the block's code.
+    static_assert(offsetof(ctr::Entry, type) == offsetof(ctr::Entry, source) + 8);
+    Label pair = a_.newLabel();
+    constants_.push_back({pair, pc_ | ctr::CTRSOURCE_V, static_cast<uint64_t>(type)});
+    a_.movups(x86::xmm0, x86::ptr(pair));
+    a_.movups(x86::ptr(x86::rcx, offsetof(ctr::Entry, source)), x86::xmm0);
     // cycles = now - cycle_base (CCV in bit 63; RASEMU records it clear); cycle_base = now ^ CCV, so
     // the negated base becomes -now ^ CCV.
     a_.lea(tmp, x86::ptr(kInstretReg, kCtrNegCycleBase, 0, static_cast<int32_t>(pending_ + 1)));
@@ -1272,6 +1283,12 @@ class BlockEmitter {
   const Trampolines& tramp_;
   BlockCode& b_;
   std::vector<std::function<void()>> slow_paths_;  // out-of-line code, emitted after the block
+  // 16-byte constants translated code loads, emitted after the out-of-line code.
+  struct Constant {
+    Label label;
+    uint64_t lo, hi;
+  };
+  std::vector<Constant> constants_;
   size_t idx_ = 0;
   uint64_t pc_ = 0;
   unsigned pending_ = 0;
