@@ -428,8 +428,8 @@ class BlockEmitter {
   }
   // ctr::record (csr/ctr.cpp) inline, with the same stores, after the transfer retired: now =
   // instret = r15 + pending_ + 1, WRPTR in its host register. The target is `target`, or rax when not
-  // given; with `misp`, rdx holds ctrtarget.MISP (emit_branch_predict). Clobbers rcx and rdx, and rax
-  // unless it is the target.
+  // given; with `misp`, rdx holds ctrtarget.MISP (emit_branch_predict). Clobbers rcx, rdx and xmm0,
+  // and rax unless it is the target.
   void emit_ctr_record(jit::CtrOp op, TransferType type, std::optional<uint64_t> target, bool misp) {
     using jit::CtrOp;
     if (op == CtrOp::None) return;
