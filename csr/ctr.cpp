@@ -42,8 +42,10 @@ void restart_cycles(State& c, uint64_t now) { c.cycle_base = c.active ? now ^ kC
 void write_record(State& c, uint64_t off, uint64_t now, uint64_t source, uint64_t target, TransferType type,
                   bool misp, bool ccv) {
   const uint64_t cycles = cycle_counter(c, now);
-  slot(c, off) = {source | CTRSOURCE_V, target | (misp ? CTRTARGET_MISP : 0), static_cast<uint64_t>(type),
-                  ccv ? cycles : cycles & ~kCyclesValid};
+  slot(c, off) = {.source = source | CTRSOURCE_V,
+                  .type = static_cast<uint64_t>(type),
+                  .target = target | (misp ? CTRTARGET_MISP : 0),
+                  .cycles = ccv ? cycles : cycles & ~kCyclesValid};
   restart_cycles(c, now);
 }
 

@@ -3,7 +3,9 @@
 //
 // The buffer is kept architecturally, entry by entry, so that every read is exact: translated code
 // stores a record inline with the same layout and the same rules as record() below, and the lockstep
-// checker compares the whole State between engines. Which transfers qualify is decided from
+// checker compares the whole State between engines. While translated code that records runs, WRPTR
+// (wrptr_off) and cycle_base live in host registers and State holds them only outside it and around
+// helper calls (jit/x64/translator.h). Which transfers qualify is decided from
 // record_mask(), which is part of the translation key: with CTR inactive nothing is emitted.
 #pragma once
 
@@ -93,10 +95,12 @@ constexpr uint64_t decode_cycles(uint64_t cc) {
 // 63 set when it is valid (CCV): ctrdata's CCV and CC are derived from it on read, so that recording
 // is a subtraction and a store, and a zeroed entry reads as zero. A software write of ctrdata sets
 // `cycles` so that it reads back the CC and CCV written.
+// source and type come first: translated code knows both when it translates a transfer, and stores
+// them as one 16-byte constant.
 struct Entry {
   uint64_t source = 0;  // ctrsource: PC | V
-  uint64_t target = 0;  // ctrtarget: PC | MISP
   uint64_t type = 0;    // ctrdata.TYPE
+  uint64_t target = 0;  // ctrtarget: PC | MISP
   uint64_t cycles = 0;
 };
 constexpr uint64_t kCyclesValid = 1ull << 63;

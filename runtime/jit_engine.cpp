@@ -44,7 +44,8 @@ bool fp_dirty_state(const Hart& h) { return (h.csr.mstatus & csr::MSTATUS_FS) ==
 
 JitEngine::JitEngine(const EngineOptions& opt)
     : opt_(opt), arena_(kArenaSize), host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
-  tramp_ = x64::emit_trampolines(arena_, opt_.jit_regs);
+  tramp_ = x64::emit_trampolines(arena_, x64::host_regs(opt_.jit_regs, false));
+  tramp_ctr_ = x64::emit_trampolines(arena_, x64::host_regs(opt_.jit_regs, true));
   arena_start_ = arena_.cursor();
   if (opt_.perf_map) perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
 }
@@ -92,7 +93,7 @@ jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const 
 
 x64::TranslateConfig JitEngine::config(const Hart& h) const {
   x64::TranslateConfig cfg;
-  cfg.mapped_regs = opt_.jit_regs;
+  cfg.regs = host_regs(ctr::record_mask(h));
   cfg.deadlines = opt_.deadlines;
   cfg.flat_limit = h.mem_limit;
   cfg.flat_base = reinterpret_cast<uint64_t>(h.mem_base);
@@ -121,11 +122,12 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   b->max_insns = max_insns;
   if (!jit::plan_block(h, plan_config(h, max_insns), b->bc.plan)) return nullptr;
   const x64::TranslateConfig cfg = config(h);
+  const x64::Trampolines& tramp = trampolines(b->bc.plan.cfg.record_mask);
   try {
-    x64::translate(arena_, tramp_, cfg, b->bc);
+    x64::translate(arena_, tramp, cfg, b->bc);
   } catch (const std::length_error&) {
     flush_all(h);
-    x64::translate(arena_, tramp_, cfg, b->bc);
+    x64::translate(arena_, tramp, cfg, b->bc);
   }
   Block* raw = b.get();
   all_.push_back(std::move(b));
@@ -251,9 +253,15 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
   auto [b, f] = fault_site_at(reinterpret_cast<const void*>(ctx.uc_mcontext.gregs[REG_RIP]));
   if (!f) return false;
   h.pc = b->bc.plan.insns[f->index].pc;
+  auto greg = [&](unsigned id) { return static_cast<uint64_t>(ctx.uc_mcontext.gregs[kGregOfId[id]]); };
   h.instret = static_cast<uint64_t>(ctx.uc_mcontext.gregs[REG_R15]) + f->pending;
-  for (unsigned i = 0; i < opt_.jit_regs; i++)
-    h.x[x64::kMappedGuestOrder[i]] = static_cast<uint64_t>(ctx.uc_mcontext.gregs[kGregOfId[x64::mapped_host_id(i)]]);
+  const x64::HostRegs regs = host_regs(b->bc.plan.cfg.record_mask);
+  for (unsigned i = 0; i < regs.mapped; i++) h.x[x64::kMappedGuestOrder[i]] = greg(x64::mapped_host_id(i));
+  if (regs.ctr) {
+    h.csr.ctr.wrptr_off = greg(x64::ctr_wrptr_host_id());
+    h.csr.pmu.predictor.history = static_cast<uint16_t>(greg(x64::gshare_history_host_id()));
+    h.csr.ctr.cycle_base = -greg(x64::ctr_neg_cycle_base_host_id());
+  }
   return true;
 }
 
@@ -266,7 +274,7 @@ uint32_t JitEngine::run_unchained(Hart& h, unsigned n) {
   h.jit_lookup = empty.data();
   h.code_written = false;
   GuestCode guest;
-  return tramp_.enter(&h, b->bc.code);
+  return trampolines(b->bc.plan.cfg.record_mask).enter(&h, b->bc.code);
 }
 
 const x64::BlockCode* JitEngine::block(Hart& h) {
@@ -292,7 +300,7 @@ uint32_t JitEngine::enter(Hart& h) {
   h.code_written = false;  // whatever set it outside translated code has no store to follow
   const uint32_t exit = [&] {
     GuestCode guest;
-    return tramp_.enter(&h, b->bc.code);
+    return trampolines(b->bc.plan.cfg.record_mask).enter(&h, b->bc.code);
   }();
   if (exit == x64::kExitLink) {
     Block* to = block_for(h);  // first: translating may flush, and `from` with it

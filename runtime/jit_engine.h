@@ -93,7 +93,10 @@ class JitEngine final : public Engine, public HostFaultHooks {
 
   EngineOptions opt_;
   x64::CodeArena arena_;
-  x64::Trampolines tramp_;
+  // The trampolines of translations that do not record CTR and of those that do (x64::HostRegs).
+  x64::Trampolines tramp_, tramp_ctr_;
+  const x64::Trampolines& trampolines(uint32_t record_mask) const { return record_mask ? tramp_ctr_ : tramp_; }
+  x64::HostRegs host_regs(uint32_t record_mask) const { return x64::host_regs(opt_.jit_regs, record_mask != 0); }
   uint8_t* arena_start_ = nullptr;  // first byte after the trampolines
   std::unordered_map<Key, Block*, KeyHash> blocks_;
   // Direct-mapped cache in front of blocks_, by lookup_index(pc): most dispatches hit here.

@@ -2,6 +2,7 @@
 
 #include <asmjit/x86.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <functional>
@@ -36,6 +37,18 @@ Mem xreg(unsigned r) { return hart_q(offsetof(Hart, x) + 8 * r); }
 const Mem kPc = hart_q(offsetof(Hart, pc));
 const Mem kInstret = hart_q(offsetof(Hart, instret));
 
+// HostRegs::ctr: WRPTR (a byte offset, always wrapped at the depth), the gshare history (12 bits) and
+// the negated cycle base (so that one lea computes the cycle count) in the host registers of the
+// last three guest registers.
+const Gp kCtrWrptr = x86::r10, kGshareHistory = x86::r11, kCtrNegCycleBase = x86::r9;
+static_assert(kCtrPinnedRegs == 3);
+constexpr size_t kCtr = offsetof(Hart, csr) + offsetof(csr::State, ctr);
+const Mem kWrptrMem = hart_q(kCtr + offsetof(ctr::State, wrptr_off));
+const Mem kCycleBaseMem = hart_q(kCtr + offsetof(ctr::State, cycle_base));
+const Mem kHistoryMem = x86::word_ptr(kHart, static_cast<int32_t>(offsetof(Hart, csr) + offsetof(csr::State, pmu) +
+                                                                 offsetof(pmu::State, predictor) +
+                                                                 offsetof(pmu::Gshare, history)));
+
 bool fits_i32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 
 }  // namespace
@@ -47,14 +60,35 @@ int mapped_host_reg(unsigned mapped_regs, unsigned guest) {
 }
 
 unsigned mapped_host_id(unsigned i) { return kMappedHost[i].id(); }
+unsigned ctr_wrptr_host_id() { return kCtrWrptr.id(); }
+unsigned gshare_history_host_id() { return kGshareHistory.id(); }
+unsigned ctr_neg_cycle_base_host_id() { return kCtrNegCycleBase.id(); }
+
+HostRegs host_regs(unsigned jit_regs, bool ctr_records) {
+  if (!ctr_records) return {jit_regs, false};
+  return {std::min(jit_regs, kMaxMappedRegs - kCtrPinnedRegs), true};
+}
 
 namespace {
 
-void load_mapped(x86::Assembler& a, unsigned n) {
-  for (unsigned i = 0; i < n; i++) a.mov(kMappedHost[i], xreg(kMappedGuestOrder[i]));
+// The hart's copies of what translated code keeps in host registers, loaded on the way in (and after
+// helper calls) and stored on the way out (and before them: the registers are loaded again before
+// translated code goes on).
+void load_mapped(x86::Assembler& a, const HostRegs& r) {
+  for (unsigned i = 0; i < r.mapped; i++) a.mov(kMappedHost[i], xreg(kMappedGuestOrder[i]));
+  if (!r.ctr) return;
+  a.mov(kCtrWrptr, kWrptrMem);
+  a.movzx(kGshareHistory.r32(), kHistoryMem);
+  a.mov(kCtrNegCycleBase, kCycleBaseMem);
+  a.neg(kCtrNegCycleBase);
 }
-void store_mapped(x86::Assembler& a, unsigned n) {
-  for (unsigned i = 0; i < n; i++) a.mov(xreg(kMappedGuestOrder[i]), kMappedHost[i]);
+void store_mapped(x86::Assembler& a, const HostRegs& r) {
+  for (unsigned i = 0; i < r.mapped; i++) a.mov(xreg(kMappedGuestOrder[i]), kMappedHost[i]);
+  if (!r.ctr) return;
+  a.mov(kWrptrMem, kCtrWrptr);
+  a.mov(kHistoryMem, kGshareHistory.r16());
+  a.neg(kCtrNegCycleBase);
+  a.mov(kCycleBaseMem, kCtrNegCycleBase);
 }
 
 // Emits into the arena at its cursor and commits the bytes; returns where they went.
@@ -78,7 +112,7 @@ uint8_t* emit_at_cursor(CodeArena& arena, F&& body, uint32_t* size_out = nullptr
 
 }  // namespace
 
-Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs) {
+Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs) {
   Trampolines t;
   uint8_t* exit_at = nullptr;
   uint8_t* helper_at = nullptr;
@@ -92,10 +126,10 @@ Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs) {
     a.mov(kHart, x86::rdi);
     a.mov(x86::rax, x86::rsi);
     a.mov(kInstretReg, kInstret);
-    load_mapped(a, mapped_regs);
+    load_mapped(a, regs);
     a.jmp(x86::rax);
     a.bind(exit);
-    store_mapped(a, mapped_regs);
+    store_mapped(a, regs);
     a.mov(kInstret, kInstretReg);
     a.add(x86::rsp, 8);
     for (Gp r : {x86::r15, x86::r14, x86::r13, x86::r12, x86::rbp, x86::rbx}) a.pop(r);
@@ -121,13 +155,13 @@ Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs) {
     a.mov(kPc, x86::rax);
     a.add(kInstretReg, x86::qword_ptr(x86::rdx, offsetof(HelperSite, pending)));
     a.mov(kInstret, kInstretReg);
-    store_mapped(a, mapped_regs);
+    store_mapped(a, regs);
     a.mov(x86::rdi, kHart);
     a.mov(x86::rsi, x86::qword_ptr(x86::rdx, offsetof(HelperSite, insn)));
     a.movzx(x86::eax, x86::word_ptr(x86::rsi, offsetof(Insn, op)));
     a.mov(x86::rcx, Imm(reinterpret_cast<uint64_t>(kSemantics)));
     a.call(x86::qword_ptr(x86::rcx, x86::rax, 3));
-    load_mapped(a, mapped_regs);
+    load_mapped(a, regs);
     a.mov(kInstretReg, kInstret);  // the helper may have written minstret
     a.pop(x86::rdx);
     a.test(x86::eax, x86::eax);
@@ -178,12 +212,19 @@ class BlockEmitter {
       auto emit_one = std::move(slow_paths_[k]);
       emit_one();
     }
+    if (constants_.empty()) return;
+    a_.align(AlignMode::kData, 16);
+    for (const Constant& c : constants_) {
+      a_.bind(c.label);
+      a_.embedUInt64(c.lo);
+      a_.embedUInt64(c.hi);
+    }
   }
 
  private:
   // --- guest register access ---
   std::optional<Gp> mapped(unsigned r) const {
-    int m = r ? mapped_host_reg(cfg_.mapped_regs, r) : -1;
+    int m = r ? mapped_host_reg(cfg_.regs.mapped, r) : -1;
     if (m < 0) return std::nullopt;
     return kMappedHost[m];
   }
@@ -251,33 +292,32 @@ class BlockEmitter {
     if (!p.predict) return;
     using pmu::Gshare;
     const size_t g = offsetof(Hart, csr) + offsetof(csr::State, pmu) + offsetof(pmu::State, predictor);
-    const int32_t history = static_cast<int32_t>(g + offsetof(Gshare, history));
     const int32_t counters = static_cast<int32_t>(g + offsetof(Gshare, counter));
     const uint32_t mask = (1u << Gshare::kBits) - 1;
-    a_.movzx(x86::ecx, x86::word_ptr(kHart, history));
-    a_.mov(x86::eax, x86::ecx);
+    // The history in its host register when the translation records CTR, else in the hart.
+    const Gp history = cfg_.regs.ctr ? kGshareHistory.r32() : x86::ecx;
+    if (!cfg_.regs.ctr) a_.movzx(history, kHistoryMem);
+    a_.mov(x86::eax, history);
     a_.xor_(x86::eax, Imm(static_cast<uint32_t>(pc_ >> 1) & mask));
     const Mem counter = x86::byte_ptr(kHart, x86::rax, 0, counters);
     a_.movzx(x86::edx, counter);
-    Label saturated = a_.newLabel();
+    // Branch-free, as the counter is as unpredictable to the host as the guest's branch. The counter
+    // predicts taken from 2 up: a miss is dl < 2 for a taken branch (the carry of dl - 2), dl >= 2 for
+    // a not-taken one (1 minus that carry).
     if (p.count_miss) {
-      Label predicted = a_.newLabel();
-      a_.cmp(x86::dl, Imm(2));  // predicts taken from 2 up
-      taken ? a_.jae(predicted) : a_.jb(predicted);
-      a_.add(event_mem(pmu::kBranchMisses), Imm(1));
-      a_.bind(predicted);
-    }
-    a_.cmp(x86::dl, Imm(taken ? 3 : 0));
-    a_.je(saturated);
-    taken ? a_.inc(counter) : a_.dec(counter);
-    a_.bind(saturated);
-    a_.lea(x86::ecx, x86::ptr(x86::rcx, x86::rcx, 0, taken ? 1 : 0));  // history << 1 | taken
-    a_.and_(x86::ecx, Imm(mask));
-    a_.mov(x86::word_ptr(kHart, history), x86::cx);
-    if (misp) {  // dl still holds the counter the prediction came from
       a_.cmp(x86::dl, Imm(2));
-      taken ? a_.setb(x86::dl) : a_.setae(x86::dl);
-      a_.movzx(x86::edx, x86::dl);
+      taken ? a_.adc(event_mem(pmu::kBranchMisses), Imm(0)) : a_.sbb(event_mem(pmu::kBranchMisses), Imm(-1));
+    }
+    // Saturating: taken adds the carry of dl - 3 (dl < 3), not taken adds -1 plus the carry of
+    // dl - 1 (dl == 0).
+    a_.cmp(x86::dl, Imm(taken ? 3 : 1));
+    a_.adc(counter, Imm(taken ? 0 : -1));
+    a_.lea(history, x86::ptr(history.r64(), history.r64(), 0, taken ? 1 : 0));  // history << 1 | taken
+    a_.and_(history, Imm(mask));
+    if (!cfg_.regs.ctr) a_.mov(kHistoryMem, x86::cx);
+    if (misp) {  // edx still holds the counter the prediction came from: MISP = taken xor bit 1
+      a_.shr(x86::edx, Imm(1));
+      if (taken) a_.xor_(x86::edx, Imm(1));
     }
   }
 
@@ -310,12 +350,12 @@ class BlockEmitter {
     emit_event_adds(pend_ev_);
     pend_ev_ = {};
     a_.mov(kInstret, kInstretReg);
-    store_mapped(a_, cfg_.mapped_regs);
+    store_mapped(a_, cfg_.regs);
     a_.mov(x86::rdi, kHart);
     a_.mov(x86::rsi, Imm(reinterpret_cast<uint64_t>(&i)));
     a_.mov(x86::rax, Imm(reinterpret_cast<uint64_t>(kSemantics[static_cast<unsigned>(i.op)])));
     a_.call(x86::rax);
-    load_mapped(a_, cfg_.mapped_regs);
+    load_mapped(a_, cfg_.regs);
     a_.mov(kInstretReg, kInstret);  // the helper may have written minstret
   }
   // For instructions that never jump: a trap leaves the block, success falls through with the
@@ -372,11 +412,10 @@ class BlockEmitter {
   }
 
   // --- Smctr: the recording point of translated code ---
-  static constexpr size_t kCtr = offsetof(Hart, csr) + offsetof(csr::State, ctr);
   static Mem ctr_q(size_t field) { return hart_q(kCtr + field); }
-  // Field `field` of the physical entry at byte offset rcx.
-  static Mem ctr_entry(size_t field) {
-    return x86::qword_ptr(kHart, x86::rcx, 0, static_cast<int32_t>(kCtr + offsetof(ctr::State, entries) + field));
+  // Field `field` (`size` bytes of it) of the physical entry at byte offset `at`.
+  static Mem ctr_entry(Gp at, size_t field = 0, uint32_t size = 8) {
+    return x86::ptr(kHart, at, 0, static_cast<int32_t>(kCtr + offsetof(ctr::State, entries) + field), size);
   }
   // *m = v, through `tmp` when v is no sign-extended imm32.
   void store_imm(const Mem& m, uint64_t v, Gp tmp) {
@@ -388,27 +427,30 @@ class BlockEmitter {
     }
   }
   // ctr::record (csr/ctr.cpp) inline, with the same stores, after the transfer retired: now =
-  // instret = r15 + pending_ + 1. The target is `target`, or rax when not given; with `misp`, rdx
-  // holds ctrtarget.MISP (emit_branch_predict). Clobbers rcx and rdx, and rax unless it is the target.
+  // instret = r15 + pending_ + 1, WRPTR in its host register. The target is `target`, or rax when not
+  // given; with `misp`, rdx holds ctrtarget.MISP (emit_branch_predict). Clobbers rcx, rdx and xmm0,
+  // and rax unless it is the target.
   void emit_ctr_record(jit::CtrOp op, TransferType type, std::optional<uint64_t> target, bool misp) {
     using jit::CtrOp;
     if (op == CtrOp::None) return;
-    const Mem wrptr = ctr_q(offsetof(ctr::State, wrptr_off)), wrmask = ctr_q(offsetof(ctr::State, wrptr_mask));
-    const Mem cycle_base = ctr_q(offsetof(ctr::State, cycle_base));
-    a_.mov(x86::rcx, wrptr);
+    const Mem wrmask = ctr_q(offsetof(ctr::State, wrptr_mask));
     if (op == CtrOp::Pop) {  // RASEMU return: WRPTR goes back, and that entry's V clears
-      a_.sub(x86::rcx, Imm(sizeof(ctr::Entry)));
-      a_.and_(x86::rcx, wrmask);
-      a_.mov(wrptr, x86::rcx);
-      a_.and_(ctr_entry(offsetof(ctr::Entry, source)), Imm(~int32_t(ctr::CTRSOURCE_V)));
+      a_.sub(kCtrWrptr, Imm(sizeof(ctr::Entry)));
+      a_.and_(kCtrWrptr, wrmask);
+      a_.and_(ctr_entry(kCtrWrptr, offsetof(ctr::Entry, source)), Imm(~int32_t(ctr::CTRSOURCE_V)));
       return;
     }
+    Gp at = kCtrWrptr;
     if (op == CtrOp::Swap) {  // RASEMU co-routine swap: logical entry 0 in place
-      a_.sub(x86::rcx, Imm(sizeof(ctr::Entry)));
-      a_.and_(x86::rcx, wrmask);
+      at = x86::rcx;
+      a_.lea(at, x86::ptr(kCtrWrptr, -int32_t(sizeof(ctr::Entry))));
+      a_.and_(at, wrmask);
     }
     const Gp tmp = target ? Gp(x86::rax) : Gp(x86::rdx);  // free here
-    const Mem target_mem = ctr_entry(offsetof(ctr::Entry, target));
+    // The entry's address in rcx: short displacements keep the stores small.
+    a_.lea(x86::rcx, ctr_entry(at, 0, 0));
+    auto field = [](size_t f) { return x86::qword_ptr(x86::rcx, static_cast<int32_t>(f)); };
+    const Mem target_mem = field(offsetof(ctr::Entry, target));
     if (!target) {
       a_.mov(target_mem, x86::rax);  // jalr targets have bit 0 clear: MISP 0
     } else if (misp && fits_i32(static_cast<int64_t>(*target))) {
@@ -421,21 +463,22 @@ class BlockEmitter {
     } else {
       store_imm(target_mem, *target, tmp);
     }
-    store_imm(ctr_entry(offsetof(ctr::Entry, source)), pc_ | ctr::CTRSOURCE_V, tmp);
-    a_.mov(ctr_entry(offsetof(ctr::Entry, type)), Imm(static_cast<int32_t>(type)));
-    // cycles = now - cycle_base (CCV in bit 63; RASEMU records it clear); cycle_base = now ^ CCV.
-    const Mem now = x86::ptr(kInstretReg, static_cast<int32_t>(pending_ + 1));
-    a_.lea(tmp, now);
-    a_.sub(tmp, cycle_base);
+    // source | V and type: one 16-byte constant, placed after the block's code.
+    static_assert(offsetof(ctr::Entry, type) == offsetof(ctr::Entry, source) + 8);
+    Label pair = a_.newLabel();
+    constants_.push_back({pair, pc_ | ctr::CTRSOURCE_V, static_cast<uint64_t>(type)});
+    a_.movups(x86::xmm0, x86::ptr(pair));
+    a_.movups(x86::ptr(x86::rcx, offsetof(ctr::Entry, source)), x86::xmm0);
+    // cycles = now - cycle_base (CCV in bit 63; RASEMU records it clear); cycle_base = now ^ CCV, so
+    // the negated base becomes -now ^ CCV.
+    a_.lea(tmp, x86::ptr(kInstretReg, kCtrNegCycleBase, 0, static_cast<int32_t>(pending_ + 1)));
+    a_.sub(kCtrNegCycleBase, tmp);
+    a_.btc(kCtrNegCycleBase, Imm(63));
     if (plan_.cfg.record_mask & ctr::kRasEmu) a_.btr(tmp, Imm(63));
-    a_.mov(ctr_entry(offsetof(ctr::Entry, cycles)), tmp);
-    a_.lea(tmp, now);
-    a_.btc(tmp, Imm(63));
-    a_.mov(cycle_base, tmp);
+    a_.mov(field(offsetof(ctr::Entry, cycles)), tmp);
     if (op == CtrOp::Push) {
-      a_.add(x86::rcx, Imm(sizeof(ctr::Entry)));
-      a_.and_(x86::rcx, wrmask);
-      a_.mov(wrptr, x86::rcx);
+      a_.add(kCtrWrptr, Imm(sizeof(ctr::Entry)));
+      a_.and_(kCtrWrptr, wrmask);
     }
   }
 
@@ -1240,6 +1283,12 @@ class BlockEmitter {
   const Trampolines& tramp_;
   BlockCode& b_;
   std::vector<std::function<void()>> slow_paths_;  // out-of-line code, emitted after the block
+  // 16-byte constants translated code loads, emitted after the out-of-line code.
+  struct Constant {
+    Label label;
+    uint64_t lo, hi;
+  };
+  std::vector<Constant> constants_;
   size_t idx_ = 0;
   uint64_t pc_ = 0;
   unsigned pending_ = 0;
@@ -1251,6 +1300,8 @@ class BlockEmitter {
 }  // namespace
 
 void translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, BlockCode& out) {
+  // The recording code uses WRPTR's host register (HostRegs::ctr) and nothing else.
+  if (cfg.regs.ctr != (out.plan.cfg.record_mask != 0)) throw std::logic_error("translate: HostRegs::ctr is not the plan's");
   uint32_t size = 0;
   out.code = emit_at_cursor(
       arena,

@@ -6,6 +6,11 @@
 //   up to ten hot guest registers live in rbx, r12-r14 (callee-saved) and rsi, rdi, r8-r11 for the
 //   whole time translated code runs, across chained blocks; hart.x[] holds them only outside it and
 //   around helper calls.
+//   When the translation records CTR (ctr::record_mask is non-zero), r10 holds ctr::State::wrptr_off,
+//   r11 pmu::Gshare::history and r9 -ctr::State::cycle_base instead of the last three guest
+//   registers, on the same terms: the record mask is in the translation key, and links and lookups
+//   stay within one key, so every block of a chain agrees, and the trampolines, helper calls and
+//   fault recovery write them back to the hart wherever they write the guest registers (HostRegs).
 #pragma once
 
 #include <cstdint>
@@ -54,8 +59,19 @@ constexpr unsigned kMaxMappedRegs = 10;
 // then sp and t1 (s0, ra and s1 matter in call-heavy code, but less).
 constexpr uint8_t kMappedGuestOrder[kMaxMappedRegs] = {15, 14, 10, 13, 12, 16, 11, 17, 2, 6};
 
+// What translated code keeps in host registers: the first `mapped` of kMappedGuestOrder, and with
+// `ctr` WRPTR, the gshare history and the negated cycle base (r10, r11, r9), which then take the
+// place of the last three.
+struct HostRegs {
+  unsigned mapped = kMaxMappedRegs;
+  bool ctr = false;
+};
+constexpr unsigned kCtrPinnedRegs = 3;
+// Those of translations with --jit-regs `jit_regs` that record CTR (a non-zero record mask) or not.
+HostRegs host_regs(unsigned jit_regs, bool ctr_records);
+
 struct TranslateConfig {
-  unsigned mapped_regs = kMaxMappedRegs;
+  HostRegs regs;
   bool deadlines = false;       // check hart.deadline at every block entry
   uint64_t flat_limit = 0;      // guest va < flat_limit is at host flat_base + va (user mode); 0: none
   uint64_t flat_base = 0;       // below 2 GiB: a displacement in every access
@@ -118,8 +134,13 @@ struct Trampolines {
 int mapped_host_reg(unsigned mapped_regs, unsigned guest);
 // Host register number (asmjit id) of the i-th mapped guest register.
 unsigned mapped_host_id(unsigned i);
+// Host register numbers of WRPTR's byte offset, the gshare history and -cycle_base under HostRegs::ctr.
+unsigned ctr_wrptr_host_id();
+unsigned gshare_history_host_id();
+unsigned ctr_neg_cycle_base_host_id();
 
-Trampolines emit_trampolines(CodeArena& arena, unsigned mapped_regs);
+// The trampolines of translations that keep `regs` in host registers.
+Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs);
 
 // Emits out.plan into the arena; throws std::length_error when the arena is full.
 void translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, BlockCode& out);

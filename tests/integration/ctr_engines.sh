@@ -4,6 +4,10 @@
 # RASEMU call-stack mode; the --ctr-dump at exit (types, sources, targets, mispredicts and cycle
 # counts of the last 256 transfers) must be identical, and full. --max-insns stops xz at the same
 # instruction under both engines, so its buffer is also compared in the middle of the compression.
+# tests/guest/ctr_sync (CTR_SYNC_GUEST) records across system calls and dies of a load fault in the
+# middle of a chain of blocks: what translated code keeps in host registers while CTR records
+# (jit/x64/translator.h) must reach the hart at helper calls and in fault recovery; the lockstep
+# checker runs it too.
 #   ctr_engines.sh BRISK ENGINE (ENGINE is not used: both run)
 # shellcheck source=tests/integration/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -11,22 +15,27 @@ source "$(dirname "$0")/lib.sh"
 data=$WORK/data.bin
 make_data "$data" $((64 * 1024))
 
-# same_dump DESCRIPTION FILTERS PROGRAM ARG...: both engines' dumps, compared; sets $entries. Runs
-# with the brisk options in $stop, and the exit status must be $want_status.
-stop=() want_status=0
+SYNC=${CTR_SYNC_GUEST:?CTR_SYNC_GUEST must name the built tests/guest/ctr_sync}
+
+# same_dump DESCRIPTION FILTERS PROGRAM ARG...: the dumps of the interpreter and the other $engines,
+# compared; sets $entries. Runs with the brisk options in $stop, and the exit status must be
+# $want_status.
+stop=() want_status=0 engines=(jit)
 same_dump() {
     local what=$1 filters=$2 engine status
     shift 2
-    for engine in interp jit; do
+    for engine in interp "${engines[@]}"; do
         status=0
         "$BRISK" run --engine="$engine" --sysroot "$SYSROOT" --ctr="$filters" --ctr-depth 256 "${stop[@]}" \
             --ctr-dump="$WORK/$engine.dump" "$@" >"$WORK/$engine.out" 2>"$WORK/$engine.err" || status=$?
         ((status == want_status)) \
             || fail "$what: --engine=$engine exited with status $status, want $want_status: $(tail -2 "$WORK/$engine.err")"
     done
-    cmp -s "$WORK/interp.out" "$WORK/jit.out" || fail "$what: the engines' outputs differ"
-    diff -u "$WORK/interp.dump" "$WORK/jit.dump" >"$WORK/diff" \
-        || { head -40 "$WORK/diff" >&2; fail "$what: the jit's dump differs from the interpreter's"; }
+    for engine in "${engines[@]}"; do
+        cmp -s "$WORK/interp.out" "$WORK/$engine.out" || fail "$what: the $engine's output differs"
+        diff -u "$WORK/interp.dump" "$WORK/$engine.dump" >"$WORK/diff" \
+            || { head -40 "$WORK/diff" >&2; fail "$what: the $engine's dump differs from the interpreter's"; }
+    done
     entries=$(sed -n '1s/^# ctr: hart 0 at exit: \([0-9]*\) valid entries of 256, youngest first$/\1/p' "$WORK/jit.dump")
     [[ -n $entries ]] || fail "$what: dump header '$(head -1 "$WORK/jit.dump")'"
     pass "$what: identical dumps of $entries entries"
@@ -48,4 +57,12 @@ same_dump "busybox sh, call stack" any,stack "$BUSYBOX" sh -c 'for i in 1 2 3; d
 stop=(--max-insns 3000000) want_status=125
 for filters in any,not_taken any,stack; do
     same_dump "xz -6 stopped after 3000000 instructions, --ctr=$filters" "$filters" "$SYSROOT/usr/bin/xz" -T1 -c -6 "$data"
+done
+want_status=139  # SIGSEGV
+for filters in any,not_taken any,stack; do
+    stop=() engines=(jit check)
+    same_dump "ctr_sync, --ctr=$filters" "$filters" "$SYNC"
+    [[ $filters == any,stack ]] || ((entries == 256)) || fail "ctr_sync: $entries entries, want a full buffer"
+    stop=(--jit-regs 0) engines=(jit)
+    same_dump "ctr_sync, --ctr=$filters, --jit-regs 0" "$filters" "$SYNC"
 done
