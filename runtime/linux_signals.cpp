@@ -190,7 +190,9 @@ bool LinuxUser::deliver_signals(Hart& h, uint64_t syscall_nr, uint64_t orig_a0) 
   take_host_signals();
   const int sig = next_signal();
   const bool interrupted = syscall_nr != kNoSyscall && static_cast<int64_t>(h.x[10]) == -EINTR;
-  if (interrupted && restartable(syscall_nr) && (!sig || (sigactions_[sig].flags & SA_RESTART))) {
+  // --timeout's timer interrupted the syscall: the run stops after it, as it would at the next block.
+  if (interrupted && !sig && limiter_.reached(h, h.instret)) return false;
+  if (interrupted && (!sig || (restartable(syscall_nr) && (sigactions_[sig].flags & SA_RESTART)))) {
     // The ecall again, with its arguments: it was interrupted by a signal the guest does not see, or
     // by one whose handler asked for SA_RESTART.
     h.pc -= 4;
