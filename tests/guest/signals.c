@@ -104,6 +104,14 @@ static void skip(int sig, siginfo_t *si, void *ctx) {
     ((ucontext_t *)ctx)->uc_mcontext.__gregs[REG_PC] += 4;
 }
 
+/* The handler has run `want` times in all, the last time for this fault. */
+static void check_fault(int want, int sig, int code, uint64_t addr) {
+    CHECK_EQ(runs, want);
+    CHECK_EQ(last_info.si_signo, sig);
+    CHECK_EQ(last_info.si_code, code);
+    CHECK_EQ((uint64_t)last_info.si_addr, addr);
+}
+
 static uint64_t load_at(const volatile uint64_t *p, uint64_t *pc) {
     uint64_t v = 0x1234, at;
     asm volatile(".option push\n.option norvc\nlla %1, 1f\n1: ld %0, 0(%2)\n.option pop"
@@ -124,6 +132,13 @@ static volatile int alarms;
 static void on_alarm(int sig, siginfo_t *si, void *ctx) {
     record(sig, si, ctx);
     alarms++;
+}
+
+/* Feeds the pipe a read is blocked on, so that the restarted read finds a byte. */
+static int feed_fd;
+static void feed(int sig, siginfo_t *si, void *ctx) {
+    on_alarm(sig, si, ctx);
+    CHECK_EQ(write(feed_fd, "x", 1), 1);
 }
 
 int main(void) {
@@ -162,31 +177,20 @@ int main(void) {
     CHECK(page != MAP_FAILED);
     CHECK_EQ(munmap(page, 4096), 0);
     CHECK_EQ(load_at((uint64_t *)(page + 8), &at), 0x1234);
-    CHECK_EQ(runs, 1);
-    CHECK_EQ(last_info.si_signo, SIGSEGV);
-    CHECK_EQ(last_info.si_code, SEGV_MAPERR);
-    CHECK_EQ((uint64_t)last_info.si_addr, (uint64_t)(page + 8));
+    check_fault(1, SIGSEGV, SEGV_MAPERR, (uint64_t)(page + 8));
     CHECK_EQ(last_pc, at);
     page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     CHECK(page != MAP_FAILED);
     asm volatile(".option push\n.option norvc\nsd zero, 16(%0)\n.option pop" : : "r"(page) : "memory");
-    CHECK_EQ(runs, 2);
-    CHECK_EQ(last_info.si_code, SEGV_ACCERR);
-    CHECK_EQ((uint64_t)last_info.si_addr, (uint64_t)(page + 16));
+    check_fault(2, SIGSEGV, SEGV_ACCERR, (uint64_t)(page + 16));
 
     /* SIGILL and SIGTRAP report the instruction's own address. */
     on(SIGILL, skip, 0);
     asm volatile(".option push\n.option norvc\nlla %0, 1f\n1: csrw cycle, zero\n.option pop" : "=r"(at));
-    CHECK_EQ(runs, 3);
-    CHECK_EQ(last_info.si_signo, SIGILL);
-    CHECK_EQ(last_info.si_code, ILL_ILLOPC);
-    CHECK_EQ((uint64_t)last_info.si_addr, at);
+    check_fault(3, SIGILL, ILL_ILLOPC, at);
     on(SIGTRAP, skip, 0);
     asm volatile(".option push\n.option norvc\nlla %0, 1f\n1: ebreak\n.option pop" : "=r"(at));
-    CHECK_EQ(runs, 4);
-    CHECK_EQ(last_info.si_signo, SIGTRAP);
-    CHECK_EQ(last_info.si_code, TRAP_BRKPT);
-    CHECK_EQ((uint64_t)last_info.si_addr, at);
+    check_fault(4, SIGTRAP, TRAP_BRKPT, at);
 
     /* A blocked signal stays pending until it is unblocked, and is delivered then. */
     runs = 0;
@@ -272,5 +276,16 @@ int main(void) {
     CHECK_EQ(errno, EINTR);
     CHECK_EQ(alarms, 3);
     CHECK(rem.tv_sec < 30 && (rem.tv_sec > 0 || rem.tv_nsec > 0));
+
+    /* SA_RESTART: a read the signal interrupts goes on, and returns what the handler wrote. */
+    int fds[2];
+    CHECK_EQ(pipe(fds), 0);
+    feed_fd = fds[1];
+    on(SIGALRM, feed, SA_RESTART);
+    CHECK_EQ(setitimer(ITIMER_REAL, &it, NULL), 0);
+    char c = 0;
+    CHECK_EQ(read(fds[0], &c, 1), 1);
+    CHECK_EQ(c, 'x');
+    CHECK_EQ(alarms, 4);
     return 0;
 }
