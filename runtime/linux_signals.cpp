@@ -131,11 +131,24 @@ bool LinuxUser::on_budget(Hart& h) {
 void LinuxUser::install_host_signals() {
   g_host_pending = 0;
   g_hart = &hart_;
+  // What execve passes on to the guest: the signal mask, and the signals ignored.
+  sigset_t blocked, caught;
+  pthread_sigmask(SIG_SETMASK, nullptr, &blocked);
+  for (int sig = 1; sig <= kSignals; sig++)
+    if (sigismember(&blocked, sig) == 1) thread_.mask |= sig_bit(sig) & ~kUnblockable;
   struct sigaction sa {};
   sa.sa_sigaction = on_host_signal;
   sa.sa_flags = SA_SIGINFO;  // no SA_RESTART: a blocking host syscall returns EINTR
   sigemptyset(&sa.sa_mask);
-  for (int sig : caught_host_signals()) sigaction(sig, &sa, nullptr);
+  sigemptyset(&caught);
+  for (int sig : caught_host_signals()) {
+    struct sigaction old;
+    if (sigaction(sig, &sa, &old) == 0 && old.sa_handler == SIG_IGN && sig != itimer_signal())
+      sigactions_[sig].handler = reinterpret_cast<uint64_t>(SIG_IGN);
+    sigaddset(&caught, sig);
+  }
+  // The guest's mask holds them back now, not the host's.
+  pthread_sigmask(SIG_UNBLOCK, &caught, nullptr);
 }
 
 void LinuxUser::restore_host_signals() {
@@ -276,7 +289,7 @@ bool LinuxUser::setup_frame(Hart& h, int sig) {
   if (alt.flags & kSsAutodisarm) thread_.altstack = {};
   thread_.mask |= act.mask & ~kUnblockable;
   if (!(act.flags & SA_NODEFER)) thread_.mask |= sig_bit(sig);
-  if (act.flags & SA_RESETHAND) sigactions_[sig] = {};
+  if (act.flags & SA_RESETHAND) sigactions_[sig].handler = reinterpret_cast<uint64_t>(SIG_DFL);
   h.x[1] = sigreturn_page_;
   h.x[2] = at;
   h.x[10] = static_cast<uint64_t>(sig);

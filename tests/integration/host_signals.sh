@@ -38,3 +38,20 @@ for wait in pause spin; do
     grep -qx 'brisk: guest killed by SIGTERM: sent by process [0-9]*' "$WORK/err" \
         || fail "default/$wait: stderr '$(cat "$WORK/err")'"
 done
+
+# A signal ignored when brisk starts is ignored by the guest, as across execve: SIGTERM does nothing,
+# and the SIGHUP sent after it ends the guest.
+mkfifo "$WORK/out.ignored"
+(trap '' TERM; exec "$BRISK" run --engine="$ENGINE" "$GUEST" default pause) >"$WORK/out.ignored" 2>"$WORK/err" &
+pid=$!
+exec 3<"$WORK/out.ignored"
+read -r line <&3
+[[ $line == ready ]] || fail "ignored: the guest printed '$line' first, want 'ready'"
+kill -TERM "$pid"
+sleep 0.3
+kill -HUP "$pid"
+exec 3<&-
+rc=0
+wait "$pid" || rc=$?
+((rc == 129)) || fail "ignored: exit status $rc (want 129, SIGHUP); stderr: $(cat "$WORK/err")"
+pass "ignored SIGTERM: the guest goes on until SIGHUP, status 129"
