@@ -387,6 +387,51 @@ int64_t LinuxUser::sys_rt_sigsuspend(const std::array<uint64_t, 6>& a) {
   return r == 0 ? -EINTR : r;
 }
 
+int64_t LinuxUser::sys_rt_sigtimedwait(const std::array<uint64_t, 6>& a) {
+  if (a[3] != 8) return -EINVAL;
+  auto* s = static_cast<const uint64_t*>(guest_ptr(a[0], 1, 8, PROT_READ));
+  if (!s) return -EFAULT;
+  const uint64_t set = *s & ~kUnblockable;
+  timespec until{};
+  if (a[2]) {
+    auto* ts = static_cast<const timespec*>(guest_ptr(a[2], 1, sizeof(timespec), PROT_READ));
+    if (!ts) return -EFAULT;
+    if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= 1'000'000'000) return -EINVAL;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += ts->tv_sec + (until.tv_nsec + ts->tv_nsec) / 1'000'000'000;
+    until.tv_nsec = (until.tv_nsec + ts->tv_nsec) % 1'000'000'000;
+  }
+  const uint64_t mask = thread_.mask;
+  for (;;) {
+    take_host_signals();
+    if (const uint64_t ready = thread_.pending & set) {
+      const int sig = __builtin_ctzll(ready) + 1;
+      thread_.pending &= ~sig_bit(sig);
+      if (a[1]) {
+        auto* info = static_cast<SigInfo*>(guest_ptr(a[1], 1, sizeof(SigInfo), PROT_WRITE));
+        if (!info) return -EFAULT;
+        *info = thread_.info[sig];
+      }
+      return sig;
+    }
+    timespec left{};
+    if (a[2]) {
+      timespec now;
+      clock_gettime(CLOCK_MONOTONIC, &now);
+      const int64_t ns = (until.tv_sec - now.tv_sec) * 1'000'000'000 + (until.tv_nsec - now.tv_nsec);
+      if (ns <= 0) return -EAGAIN;
+      left = {ns / 1'000'000'000, ns % 1'000'000'000};
+    }
+    // The signals waited for are not blocked while it waits; any other deliverable one interrupts it.
+    thread_.mask = mask & ~set;
+    const int64_t r = wait_signals(std::nullopt, [&](const sigset_t* host_mask) {
+      return host(::syscall(SYS_ppoll, nullptr, 0, a[2] ? &left : nullptr, host_mask, _NSIG / 8));
+    });
+    thread_.mask = mask;
+    if (r == -EINTR && !(thread_.pending & set) && next_signal()) return -EINTR;
+  }
+}
+
 int64_t LinuxUser::wait_signals(std::optional<uint64_t> mask, const std::function<int64_t(const sigset_t*)>& wait) {
   if (mask) {
     thread_.saved_mask = thread_.mask;  // deliver_signals puts it back, or the handler's frame keeps it

@@ -240,6 +240,7 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     case nr::rt_sigprocmask: return sys_rt_sigprocmask(a);
     case nr::rt_sigpending: return sys_rt_sigpending(a);
     case nr::rt_sigsuspend: return sys_rt_sigsuspend(a);
+    case nr::rt_sigtimedwait: return sys_rt_sigtimedwait(a);
     case nr::sigaltstack: return sys_sigaltstack(a);
     case nr::kill:
     case nr::tkill:

@@ -168,6 +168,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int64_t sys_rt_sigprocmask(const std::array<uint64_t, 6>& a);
   int64_t sys_rt_sigpending(const std::array<uint64_t, 6>& a);
   int64_t sys_rt_sigsuspend(const std::array<uint64_t, 6>& a);
+  int64_t sys_rt_sigtimedwait(const std::array<uint64_t, 6>& a);
   int64_t sys_sigaltstack(const std::array<uint64_t, 6>& a);
   int64_t sys_kill(uint64_t n, const std::array<uint64_t, 6>& a);
   int64_t sys_setitimer(const std::array<uint64_t, 6>& a);

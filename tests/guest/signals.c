@@ -287,5 +287,26 @@ int main(void) {
     CHECK_EQ(read(fds[0], &c, 1), 1);
     CHECK_EQ(c, 'x');
     CHECK_EQ(alarms, 4);
+
+    /* sigtimedwait takes a blocked signal without its handler: one pending, none (EAGAIN), then the timer's. */
+    sigemptyset(&set);
+    sigaddset(&set, SIGUSR2);
+    sigaddset(&set, SIGALRM);
+    CHECK_EQ(sigprocmask(SIG_BLOCK, &set, &old), 0);
+    runs = 0;
+    CHECK_EQ(raise(SIGUSR2), 0);
+    siginfo_t si;
+    struct timespec zero = {0, 0};
+    CHECK_EQ(sigtimedwait(&set, &si, &zero), SIGUSR2);
+    CHECK_EQ(si.si_signo, SIGUSR2);
+    CHECK_EQ(si.si_pid, getpid());
+    CHECK_EQ(sigtimedwait(&set, &si, &zero), -1);
+    CHECK_EQ(errno, EAGAIN);
+    CHECK_EQ(setitimer(ITIMER_REAL, &it, NULL), 0);
+    CHECK_EQ(sigwaitinfo(&set, &si), SIGALRM);
+    CHECK_EQ(si.si_code, SI_KERNEL);
+    CHECK_EQ(runs, 0);
+    CHECK_EQ(alarms, 4);
+    CHECK_EQ(sigprocmask(SIG_SETMASK, &old, NULL), 0);
     return 0;
 }
