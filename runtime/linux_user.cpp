@@ -46,6 +46,12 @@ std::pair<int, int> signal_for(uint64_t c) {
   }
 }
 
+// Guest signals interrupt translated code, chained loops included, through Hart::deadline.
+EngineOptions with_deadlines(EngineOptions opt) {
+  opt.deadlines = true;
+  return opt;
+}
+
 }  // namespace
 
 std::string signal_name(int sig) {
@@ -53,7 +59,7 @@ std::string signal_name(int sig) {
   return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
 }
 
-LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(opt.engine)) {
+LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(with_deadlines(opt.engine))) {
   IsaConfig isa;
   isa.apply(opt_.cpu);
   csr::set_isa(hart_, isa);

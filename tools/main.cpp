@@ -253,9 +253,8 @@ int main(int argc, char** argv) {
       }
       user.limits = run_limits(run_limit_args, user.engine);
       user.ctr = ctr_options(run_ctr_args);
-      // Guest signals (runtime/linux_signals.cpp), the limits and SIGUSR1 stop translated code
-      // through Hart::deadline.
-      user.engine.deadlines = true;
+      // The limits and SIGUSR1 stop translated code through Hart::deadline.
+      user.engine.deadlines = user.limits.any() || user.ctr.dump;
       user.program = rest.front();
       user.argv = rest;
       for (char** e = environ; *e; e++) user.envp.emplace_back(*e);
