@@ -383,6 +383,8 @@ void CheckEngine::verify(Hart& h, uint32_t exit) {
   const Boundary* at = nullptr;
   for (const Boundary& b : boundaries_)
     if (b.instret == h.instret && (!at || (b.st == Status::Trap) == (exit == x64::kExitTrap))) at = &b;
+  // A host signal's request_exit stopped translated code before its first block: nothing to compare.
+  if (!at && exit != x64::kExitTrap && h.deadline_reached() && h.pc == boundaries_.front().block_pc) return;
   if (!at)
     throw Error("lockstep check failed in the chain from {:#x}: translated code stopped at pc {:#x} with instret {}, "
                 "where the interpreter passed no block boundary", boundaries_.front().block_pc, h.pc, h.instret);
@@ -445,6 +447,7 @@ uint32_t CheckEngine::check(Hart& h) {
   const x64::BlockCode* b = jit_.block(h);
   if (!b) return x64::kExitTrap;  // the block's first fetch faults: both engines agree by construction
 
+  if (h.deadline_reached()) return x64::kExitDispatch;  // a host signal's request_exit since on_budget
   begin(h);
   const uint64_t start = h.instret, deadline = h.deadline;
   const auto full = static_cast<unsigned>(b->plan.insns.size());
@@ -504,9 +507,12 @@ uint32_t CheckEngine::check(Hart& h) {
   // block of length `next` that starts at the last boundary, or after it when that is unknown.
   const uint64_t last = boundaries_.back().instret;
   const uint64_t bound = stops ? deadline : std::min(deadline, last + (next ? next - 1 : 0));
+  // A host signal asked to leave (request_exit) while the interpreter ran ahead on its copy: h has not
+  // moved yet, and setting the bound would lose the request.
+  if (h.deadline != deadline) return x64::kExitDispatch;
   h.deadline = bound;
   uint32_t exit = translated(h, 0);
-  if (h.deadline == bound) h.deadline = deadline;  // else a helper asked to leave (request_exit)
+  if (h.deadline == bound) h.deadline = deadline;  // else a helper or a host signal asked to leave (request_exit)
   if (exit == x64::kExitDeadline && h.instret == start) {
     // The bound stopped even the first block, which left its instruction sequence early: that block alone.
     exit = translated(h, full);

@@ -212,8 +212,8 @@ std::string LinuxUser::proc_stat() const {
   set(28, start_stack_);
   set(29, 0);  // kstkesp, kstkeip: Linux shows them only while the task dumps core
   set(30, 0);
-  set(31, 0);  // pending: brisk never leaves a signal pending
-  set(32, sigmask_);
+  set(31, thread_.pending);
+  set(32, thread_.mask);
   set(33, g.ignored);
   set(34, g.caught);
   set(35, 0);  // wchan
@@ -258,8 +258,9 @@ std::string LinuxUser::proc_status() const {
     else if (key == "Threads") line = "Threads:\t1";
     else if (key == "VmPeak" || key == "VmSize") line = fmt::format("{}:\t{:8} kB", key, g.vsize / 1024);
     else if (key == "VmExe") line = fmt::format("VmExe:\t{:8} kB", (g.end_code - g.start_code) / 1024);
-    else if (key == "SigPnd" || key == "ShdPnd") line = key + ":\t0000000000000000";  // never left pending
-    else if (key == "SigBlk") line = fmt::format("SigBlk:\t{:016x}", sigmask_);
+    else if (key == "SigPnd") line = fmt::format("SigPnd:\t{:016x}", thread_.pending);
+    else if (key == "ShdPnd") line = "ShdPnd:\t0000000000000000";  // no process-wide pending set: one thread
+    else if (key == "SigBlk") line = fmt::format("SigBlk:\t{:016x}", thread_.mask);
     else if (key == "SigIgn") line = fmt::format("SigIgn:\t{:016x}", g.ignored);
     else if (key == "SigCgt") line = fmt::format("SigCgt:\t{:016x}", g.caught);
     out += line + '\n';

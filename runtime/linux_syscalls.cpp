@@ -30,15 +30,10 @@
 #include <fmt/format.h>
 
 #include "runtime/diag.h"
+#include "runtime/linux_syscall_nr.h"
 #include "runtime/linux_user.h"
 
 namespace brisk {
-
-namespace nr {
-#define SYSCALL(n, name) constexpr uint64_t name = n;
-#include "runtime/linux_syscalls.def"
-#undef SYSCALL
-}  // namespace nr
 
 namespace {
 
@@ -54,13 +49,6 @@ const char* syscall_name(uint64_t n) {
 
 // A host syscall's result in the kernel's convention: the value, or -errno.
 int64_t host(long r) { return r < 0 ? -errno : r; }
-
-constexpr uint64_t sig_bit(int sig) { return 1ull << (sig - 1); }
-
-constexpr int kSsAutodisarm = 1 << 31;  // kSsAutodisarm (include/uapi/linux/signal.h)
-
-// MINSIGSTKSZ of riscv64 (arch/riscv/include/uapi/asm/signal.h).
-constexpr uint64_t kMinSigStackSize = 2048;
 
 // RLIMIT_NOFILE's soft limit, which bounds poll's nfds.
 uint64_t open_files_limit() {
@@ -253,90 +241,18 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       return host(::syscall(SYS_times, p));
     }
 
-    // --- signals: recorded; a fatal one sent to ourselves ends the run ---
-    case nr::rt_sigaction: {
-      if (a[3] != 8) return -EINVAL;
-      const auto* nv = static_cast<const SigAction*>(a[1] ? ptr(a[1], sizeof(SigAction), R) : nullptr);
-      if (a[1] && !nv) return -EFAULT;
-      const int sig = i(0);
-      if (!valid_signal(sig) || (nv && (sig == SIGKILL || sig == SIGSTOP))) return -EINVAL;
-      const SigAction old = sigactions_[sig];
-      if (nv) sigactions_[sig] = *nv;
-      if (a[2]) {
-        auto* o = static_cast<SigAction*>(ptr(a[2], sizeof(SigAction), W));
-        if (!o) return -EFAULT;
-        *o = old;
-      }
-      return 0;
-    }
-    case nr::rt_sigprocmask: {
-      if (a[3] != 8) return -EINVAL;
-      uint64_t old = sigmask_;
-      if (a[1]) {
-        auto* s = static_cast<const uint64_t*>(ptr(a[1], 8, R));
-        if (!s) return -EFAULT;
-        const uint64_t set = *s & ~(sig_bit(SIGKILL) | sig_bit(SIGSTOP));  // those two cannot be blocked
-        switch (i(0)) {
-          case SIG_BLOCK: sigmask_ |= set; break;
-          case SIG_UNBLOCK: sigmask_ &= ~set; break;
-          case SIG_SETMASK: sigmask_ = set; break;
-          default: return -EINVAL;
-        }
-      }
-      if (a[2]) {
-        auto* o = static_cast<uint64_t*>(ptr(a[2], 8, W));
-        if (!o) return -EFAULT;
-        *o = old;
-      }
-      return 0;
-    }
-    case nr::sigaltstack: {
-      // stack_t: ss_sp, ss_flags (an int, padded), ss_size. Kept for the guest to read back; brisk runs
-      // no handlers on it.
-      const AltStack old = altstack_;
-      if (a[0]) {
-        auto* ss = static_cast<const uint64_t*>(ptr(a[0], 24, R));
-        if (!ss) return -EFAULT;
-        const int flags = static_cast<int>(ss[1]);
-        const int mode = flags & ~kSsAutodisarm;
-        if (mode != 0 && mode != SS_DISABLE && mode != SS_ONSTACK) return -EINVAL;
-        if (mode == SS_DISABLE) altstack_ = {};
-        else if (ss[2] < kMinSigStackSize) return -ENOMEM;
-        else altstack_ = AltStack{ss[0], ss[2], flags & kSsAutodisarm};
-      }
-      if (a[1]) {
-        auto* o = static_cast<uint64_t*>(ptr(a[1], 24, W));
-        if (!o) return -EFAULT;
-        o[0] = old.sp;
-        o[1] = static_cast<uint32_t>(old.size ? old.flags : int{SS_DISABLE});
-        o[2] = old.size;
-      }
-      return 0;
-    }
+    // --- signals (runtime/linux_signals.cpp) ---
+    case nr::rt_sigaction: return sys_rt_sigaction(a);
+    case nr::rt_sigprocmask: return sys_rt_sigprocmask(a);
+    case nr::rt_sigpending: return sys_rt_sigpending(a);
+    case nr::rt_sigsuspend: return sys_rt_sigsuspend(a);
+    case nr::rt_sigtimedwait: return sys_rt_sigtimedwait(a);
+    case nr::sigaltstack: return sys_sigaltstack(a);
     case nr::kill:
     case nr::tkill:
-    case nr::tgkill: {
-      const int sig = n == nr::tgkill ? i(2) : i(1);
-      const int target = n == nr::tgkill ? i(1) : i(0);
-      if (sig != 0 && !valid_signal(sig)) return -EINVAL;
-      if (n != nr::kill && (target <= 0 || (n == nr::tgkill && i(0) <= 0))) return -EINVAL;
-      const bool self =
-          (target == getpid() && (n != nr::tgkill || i(0) == getpid())) || (n == nr::kill && target == 0);
-      if (!self) {
-        if (n == nr::kill) return host(::kill(target, sig));
-        if (n == nr::tkill) return host(::syscall(SYS_tkill, target, sig));
-        return host(::syscall(SYS_tgkill, i(0), target, sig));
-      }
-      if (sig == 0) return 0;
-      uint64_t handler = sigactions_[sig].handler;
-      if (handler == reinterpret_cast<uint64_t>(SIG_IGN)) return 0;
-      if (handler != reinterpret_cast<uint64_t>(SIG_DFL))
-        warn_once(n, fmt::format("signal handlers are not run: {} ends the program", signal_name(sig)));
-      if (sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH || sig == SIGCONT) return 0;
-      die(sig, "sent by the program itself");
-      exit_requested_ = true;
-      return 0;
-    }
+    case nr::tgkill: return sys_kill(n, a);
+    case nr::setitimer: return sys_setitimer(a);
+    case nr::getitimer: return sys_getitimer(a);
 
     // --- files ---
     case nr::openat: {
@@ -609,12 +525,15 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       const void* ts = a[2] ? ptr(a[2], 16, R) : nullptr;
       if (a[2] && !ts) return -EFAULT;
       if (a[3] && a[4] != 8) return -EINVAL;
-      if (a[3] && !ptr(a[3], 8, R)) return -EFAULT;
+      const auto* mask = static_cast<const uint64_t*>(a[3] ? ptr(a[3], 8, R) : nullptr);
+      if (a[3] && !mask) return -EFAULT;
       const unsigned nfds = static_cast<unsigned>(a[1]);
       if (nfds > open_files_limit()) return -EINVAL;
       void* fds = nfds ? array(a[0], nfds, sizeof(pollfd), R | W) : nullptr;
       if (nfds && !fds) return -EFAULT;
-      return host(::syscall(SYS_ppoll, fds, nfds, ts, nullptr, 0));
+      return wait_signals(mask ? std::optional<uint64_t>(*mask) : std::nullopt, [&](const sigset_t* host_mask) {
+        return host(::syscall(SYS_ppoll, fds, nfds, ts, host_mask, _NSIG / 8));
+      });
     }
     case nr::pselect6: {
       // Linux takes n as an int and clamps it to the size of the descriptor table.

@@ -23,24 +23,34 @@
 #include "runtime/elf_loader.h"
 #include "runtime/error.h"
 #include "runtime/input_file.h"
+#include "runtime/linux_syscall_nr.h"
 
 namespace brisk {
 
 namespace {
 
 
-// The signal Linux sends a process for an exception it does not handle itself.
-int signal_for(uint64_t c) {
+// si_code values (include/uapi/asm-generic/siginfo.h).
+constexpr int kIllIllopc = 1, kTrapBrkpt = 1, kBusAdraln = 1, kBusAdrerr = 2, kSegvMaperr = 1, kSegvAccerr = 2;
+
+// The signal and si_code Linux sends a process for an exception it does not handle itself.
+std::pair<int, int> signal_for(uint64_t c) {
   switch (c) {
-    case cause::kIllegalInstruction: return SIGILL;
-    case cause::kBreakpoint: return SIGTRAP;
+    case cause::kIllegalInstruction: return {SIGILL, kIllIllopc};
+    case cause::kBreakpoint: return {SIGTRAP, kTrapBrkpt};
     case cause::kInstructionAddressMisaligned:
     case cause::kLoadAddressMisaligned:
-    case cause::kStoreAmoAddressMisaligned:
+    case cause::kStoreAmoAddressMisaligned: return {SIGBUS, kBusAdraln};
     case cause::kLoadAccessFault:
-    case cause::kStoreAmoAccessFault: return SIGBUS;
-    default: return SIGSEGV;
+    case cause::kStoreAmoAccessFault: return {SIGBUS, kBusAdrerr};
+    default: return {SIGSEGV, kSegvMaperr};
   }
+}
+
+// Guest signals interrupt translated code, chained loops included, through Hart::deadline.
+EngineOptions with_deadlines(EngineOptions opt) {
+  opt.deadlines = true;
+  return opt;
 }
 
 }  // namespace
@@ -50,7 +60,7 @@ std::string signal_name(int sig) {
   return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
 }
 
-LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(opt.engine)) {
+LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(with_deadlines(opt.engine))) {
   IsaConfig isa;
   isa.apply(opt_.cpu);
   csr::set_isa(hart_, isa);
@@ -214,7 +224,9 @@ void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
 UserResult LinuxUser::run() {
   if (opt_.recorder) opt_.recorder->start({&hart_});
   limiter_.start({&hart_});
+  install_host_signals();
   engine_->run(hart_, *this);
+  restore_host_signals();
   if (ctr_dump_) ctr_dump_->write({&hart_}, "at exit");
   if (opt_.recorder) opt_.recorder->finish({&hart_});
   const int status = limiter_.status() ? limiter_.status() : exit_code_;
@@ -238,6 +250,8 @@ bool LinuxUser::on_trap(Hart& h) {
   if (h.trap.cause == cause::kEcallFromU) {
     std::array<uint64_t, 6> a = {h.x[10], h.x[11], h.x[12], h.x[13], h.x[14], h.x[15]};
     const uint64_t nr = h.x[17];
+    // Not a call with a result: it replaces the whole register state.
+    if (nr == nr::rt_sigreturn) return sigreturn(h);
     volatile int64_t ret = -EFAULT;
     {
       GuestCopyScope copy;  // a file mapping beyond its end under a buffer brisk copies: EFAULT
@@ -248,10 +262,14 @@ bool LinuxUser::on_trap(Hart& h) {
     // From the program's point of view ecall completed like any other instruction.
     h.pc += 4;
     h.instret++;
-    return true;
+    return deliver_signals(h, nr, a[0]);
   }
   const char* what = cause::name(h.trap.cause);
-  int sig = signal_for(h.trap.cause);
+  const auto [sig, code] = signal_for(h.trap.cause);
+  const bool at_pc = sig == SIGILL || sig == SIGTRAP;
+  // A page fault on a mapped page is a protection fault.
+  const bool mapped = sig == SIGSEGV && vm_.accessible(h.trap.tval, 1, 0);
+  if (deliver_fault(h, sig, mapped ? kSegvAccerr : code, at_pc ? h.pc : h.trap.tval)) return true;
   if (h.trap.cause == cause::kIllegalInstruction) {
     // Name what the bits would be with every extension on, and the extension --cpu switched off.
     const Insn full = decode(static_cast<uint32_t>(h.trap.tval), IsaConfig{});

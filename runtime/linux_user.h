@@ -1,9 +1,12 @@
 // User-mode Linux: runs one riscv64 Linux program on the host kernel, as qemu-riscv64 does.
 #pragma once
 
+#include <signal.h>
+
 #include <array>
 #include <climits>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -25,12 +28,12 @@ struct UserOptions {
   std::string sysroot;              // where PT_INTERP and absolute library paths are looked up first
   std::string cpu = "rv64";         // QEMU-style rv64,EXT=on|off,... (csr/extensions.h)
   EngineOptions engine;
-  RunLimits limits;                 // --timeout, --max-insns (they need engine.deadlines)
-  ctr::Options ctr;                 // --ctr, --ctr-depth, --ctr-dump (SIGUSR1 needs engine.deadlines)
+  RunLimits limits;                 // --timeout, --max-insns
+  ctr::Options ctr;                 // --ctr, --ctr-depth, --ctr-dump
   // brisk's command line up to PROG (brisk, run, its options): execve runs the new program with them.
   std::vector<std::string> brisk_argv;
   bool forked = false;              // --forked: a guest's fork made this process (runtime/linux_process.cpp)
-  profile::Recorder* recorder = nullptr;  // brisk record (needs engine.deadlines and ctr.record)
+  profile::Recorder* recorder = nullptr;  // brisk record (needs ctr.record)
 };
 
 struct UserResult {
@@ -56,12 +59,9 @@ class LinuxUser final : public TrapHandler, public HartEnv {
 
   // TrapHandler
   bool on_trap(Hart& h) override;
-  // Nothing in user mode sets a deadline but brisk record, --timeout and --max-insns.
-  bool on_budget(Hart& h) override {
-    h.deadline = UINT64_MAX;
-    if (opt_.recorder) opt_.recorder->on_budget(h);
-    return !limiter_.reached(h, h.instret);
-  }
+  // A block boundary: brisk record's sample, --timeout and --max-insns, then the signals that
+  // became deliverable.
+  bool on_budget(Hart& h) override;
   // HartEnv: anything beyond the flat guest space faults.
   bool load(Hart& h, uint64_t va, void* out, unsigned size) override;
   bool store(Hart& h, uint64_t va, const void* in, unsigned size) override;
@@ -70,6 +70,16 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   bool fetch_address(Hart& h, uint64_t va, uint64_t& pa) override;
   void watch_code(uint64_t page) override;
   void unwatch_code(uint64_t page) override;
+
+  static constexpr int kSignals = 64;
+  // siginfo_t as the guest sees it (include/uapi/asm-generic/siginfo.h): the fields brisk fills.
+  struct SigInfo {
+    int32_t signo = 0, errno_ = 0, code = 0, pad = 0;
+    uint64_t word0 = 0;  // si_pid, si_uid for kill; si_addr for faults
+    uint64_t word1 = 0;
+    uint8_t rest[96] = {};
+  };
+  static_assert(sizeof(SigInfo) == 128);
 
  private:
   void build_stack(const struct LoadedElf& exe, uint64_t interp_base);
@@ -168,14 +178,61 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   struct SigAction {
     uint64_t handler = 0, flags = 0, mask = 0;
   };
-  static constexpr int kSignals = 64;
   std::array<SigAction, kSignals + 1> sigactions_{};  // indexed by signal number, checked by valid_signal
-  uint64_t sigmask_ = 0;
   struct AltStack {
     uint64_t sp = 0, size = 0;  // size 0: none
     int flags = 0;
   };
-  AltStack altstack_;
+  // What Linux keeps per thread (task_struct's blocked, pending and sas_ss_*); one guest thread today.
+  struct ThreadSignals {
+    uint64_t mask = 0;     // blocked
+    uint64_t pending = 0;  // raised and not yet delivered
+    std::array<SigInfo, kSignals + 1> info{};  // of each pending signal
+    AltStack altstack;
+    // rt_sigsuspend's mask is in force: this one is what the handler's frame saves and sigreturn restores.
+    std::optional<uint64_t> saved_mask;
+  };
+  ThreadSignals thread_;
+  uint64_t sigreturn_page_ = 0;  // guest address of the rt_sigreturn trampoline, mapped at the first handler
+
+  // --- signals (runtime/linux_signals.cpp) ---
+  int64_t sys_rt_sigaction(const std::array<uint64_t, 6>& a);
+  int64_t sys_rt_sigprocmask(const std::array<uint64_t, 6>& a);
+  int64_t sys_rt_sigpending(const std::array<uint64_t, 6>& a);
+  int64_t sys_rt_sigsuspend(const std::array<uint64_t, 6>& a);
+  int64_t sys_rt_sigtimedwait(const std::array<uint64_t, 6>& a);
+  int64_t sys_sigaltstack(const std::array<uint64_t, 6>& a);
+  int64_t sys_kill(uint64_t n, const std::array<uint64_t, 6>& a);
+  int64_t sys_setitimer(const std::array<uint64_t, 6>& a);
+  int64_t sys_getitimer(const std::array<uint64_t, 6>& a);
+  // A blocking host call that a guest signal interrupts: -EINTR at once if one is deliverable (with
+  // `mask` in force as the guest's mask, when given, as for ppoll and rt_sigsuspend), else
+  // wait(host_mask), which must pass host_mask to a host call that installs it atomically while it
+  // blocks (ppoll, pselect6): brisk's host signals stay blocked until then, so none slips in between.
+  int64_t wait_signals(std::optional<uint64_t> mask, const std::function<int64_t(const sigset_t*)>& wait);
+  // The guest's rt_sigreturn: restores the state the handler's frame holds. False: the run ends.
+  bool sigreturn(Hart& h);
+  // Marks sig pending for the guest thread, with `info`.
+  void raise_signal(const SigInfo& info);
+  // A synchronous fault the guest may handle: delivers it now, or false when it kills the guest.
+  bool deliver_fault(Hart& h, int sig, int code, uint64_t addr);
+  // Delivers a deliverable signal: a handler's frame, or its default action. False: the run ends.
+  // After the ecall of syscall_nr, which returned -EINTR, runs it again when Linux would restart it.
+  static constexpr uint64_t kNoSyscall = ~0ull;
+  bool deliver_signals(Hart& h, uint64_t syscall_nr = kNoSyscall, uint64_t orig_a0 = 0);
+  // Pending, unblocked and not ignored: the lowest such signal, or 0. Drops the ignored ones.
+  int next_signal();
+  // Moves what brisk's host handler recorded into the pending set.
+  void take_host_signals();
+  // Builds sig's frame and enters its handler; false when the frame does not fit in guest memory.
+  bool setup_frame(Hart& h, int sig);
+  bool on_altstack(uint64_t sp) const;
+  // The host signals brisk turns into guest signals while run() runs.
+  std::vector<int> caught_host_signals() const;
+  void install_host_signals();
+  void restore_host_signals();
+  timer_t itimer_{};  // ITIMER_REAL, on the host
+  bool itimer_made_ = false;
 };
 
 }  // namespace brisk

@@ -253,8 +253,6 @@ bool program_args(CLI::App* cmd, const std::optional<std::vector<std::string>>& 
 int run_user(UserArgs& a, std::chrono::steady_clock::time_point t0) {
   brisk::UserOptions& user = a.user;
   user.limits = run_limits(a.limits, user.engine);
-  // The limits stop translated code through Hart::deadline.
-  user.engine.deadlines |= user.limits.any();
   if (*a.argv0) user.argv.front() = a.argv0_name;
   if (a.guest_env_fd >= 0) user.envp = brisk::read_guest_env(a.guest_env_fd);
   else for (char** e = environ; *e; e++) user.envp.emplace_back(*e);
@@ -448,8 +446,6 @@ int main(int argc, char** argv) {
       run_args.user.brisk_argv.insert(run_args.user.brisk_argv.end(), options.begin(), options.begin() + used);
       if (!program_args(run, after_dashes, run_args.user)) return 2;
       run_args.user.ctr = ctr_options(run_ctr_args);
-      // SIGUSR1 stops translated code through Hart::deadline.
-      run_args.user.engine.deadlines = run_args.user.ctr.dump;
       return run_user(run_args, t0);
     }
     if (record->parsed()) {
@@ -458,7 +454,6 @@ int main(int argc, char** argv) {
       brisk::profile::Recorder rec(opts, session(argc, argv, 1));
       record_user_args.user.ctr = opts.ctr;
       record_user_args.user.recorder = &rec;
-      record_user_args.user.engine.deadlines = true;  // samples fall due at Hart::deadline
       return run_user(record_user_args, t0);
     }
     if (system->parsed()) {

@@ -1,0 +1,534 @@
+// Guest signals in user mode, as Linux delivers them to a riscv64 process: actions, the thread's mask,
+// pending set and alternate stack, handler frames (arch/riscv/kernel/signal.c's rt_sigframe) and
+// rt_sigreturn, synchronous faults, host signals sent to brisk, and ITIMER_REAL.
+//
+// Asynchronous signals are taken at block boundaries: brisk's host handler records the signal and
+// asks the hart to leave translated code (Hart::request_exit, as runtime/run_limits.cpp does), and
+// on_budget delivers it. A signal also interrupts a blocking host syscall: the host handler has no
+// SA_RESTART, so the syscall returns EINTR, and deliver_signals restarts it when Linux would.
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "runtime/fp.h"
+#include "runtime/linux_syscall_nr.h"
+#include "runtime/linux_user.h"
+
+namespace brisk {
+
+namespace {
+
+constexpr uint64_t sig_bit(int sig) { return 1ull << (sig - 1); }
+constexpr uint64_t kUnblockable = sig_bit(SIGKILL) | sig_bit(SIGSTOP);
+
+constexpr int kSsAutodisarm = 1 << 31;  // SS_AUTODISARM (include/uapi/linux/signal.h)
+constexpr uint64_t kMinSigStackSize = 2048;  // MINSIGSTKSZ of riscv64 (arch/riscv/include/uapi/asm/signal.h)
+
+// si_code values (include/uapi/asm-generic/siginfo.h).
+constexpr int kSiUser = 0, kSiKernel = 0x80, kSiTkill = -6;
+
+// The host signal that carries the guest's ITIMER_REAL: one brisk uses for nothing else, so that
+// --timeout keeps SIGALRM.
+int itimer_signal() { return SIGRTMAX; }
+
+// struct ucontext of riscv64 (arch/riscv/include/uapi/asm/ucontext.h), with uc_mcontext's
+// struct sigcontext: sc_regs (pc, then x1..x31) and the D-extension FP state, whose last 12 bytes
+// (sc_extdesc) hold a reserved word and the END header that closes the (empty) list of extension contexts.
+struct RvUcontext {
+  uint64_t flags, link;
+  uint64_t ss_sp;
+  int32_t ss_flags, ss_pad;
+  uint64_t ss_size;
+  uint64_t sigmask;
+  uint8_t sigmask_rest[120];  // sigset_t is 1024 bits in the uapi layout
+  uint64_t align_pad;
+  uint64_t regs[32];
+  uint64_t f[32];
+  uint32_t fcsr;
+  uint32_t fp_rest[64];
+  uint32_t ext_reserved;  // must be 0
+  uint32_t ext_magic, ext_size;  // END_MAGIC and END_HDR_SIZE: both 0
+};
+static_assert(offsetof(RvUcontext, sigmask) == 40 && offsetof(RvUcontext, regs) == 176);
+static_assert(offsetof(RvUcontext, ext_reserved) == 176 + 256 + 516 && sizeof(RvUcontext) == 960);
+
+struct RvSigframe {
+  LinuxUser::SigInfo info;
+  RvUcontext uc;
+};
+static_assert(sizeof(RvSigframe) == 1088);
+
+// The trampoline a handler returns to (Linux's vDSO __vdso_rt_sigreturn): li a7, 139; ecall.
+constexpr uint32_t kSigreturnCode[] = {0x08b00893, 0x00000073};
+static_assert(nr::rt_sigreturn == 139);
+
+// Set by the host handler, taken by take_host_signals(). One LinuxUser runs at a time per process.
+std::atomic<uint64_t> g_host_pending{0};
+struct HostSender {
+  int code, pid;
+  uint32_t uid;
+};
+HostSender g_sender[LinuxUser::kSignals + 1];
+Hart* g_hart = nullptr;
+
+void on_host_signal(int sig, siginfo_t* si, void*) {
+  const int guest = sig == itimer_signal() ? SIGALRM : sig;
+  g_sender[guest] = sig == itimer_signal() ? HostSender{kSiKernel, 0, 0} : HostSender{si->si_code, si->si_pid, si->si_uid};
+  g_host_pending.fetch_or(sig_bit(guest), std::memory_order_release);
+  if (g_hart) g_hart->request_exit();
+}
+
+// What Linux does with a signal nobody handles: nothing for these four, else the process ends.
+bool ignored_by_default(int sig) { return sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH || sig == SIGCONT; }
+
+// Syscalls Linux never restarts after a handler (-ERESTARTNOHAND, -ERESTART_RESTARTBLOCK): sleeps and waits.
+bool restartable(uint64_t n) {
+  switch (n) {
+    case nr::nanosleep:
+    case nr::clock_nanosleep:
+    case nr::ppoll:
+    case nr::pselect6:
+    case nr::rt_sigsuspend:
+    case nr::rt_sigtimedwait:
+    case nr::epoll_pwait: return false;
+    default: return true;
+  }
+}
+
+int64_t host(long r) { return r < 0 ? -errno : r; }
+
+// timeval <-> timespec for itimerval (two struct timeval of 64-bit fields on riscv64).
+bool to_timespec(const int64_t* tv, timespec& ts) {
+  if (tv[0] < 0 || tv[1] < 0 || tv[1] >= 1'000'000) return false;
+  ts.tv_sec = tv[0];
+  ts.tv_nsec = tv[1] * 1000;
+  return true;
+}
+void to_timeval(const timespec& ts, int64_t* tv) {
+  tv[0] = ts.tv_sec;
+  tv[1] = (ts.tv_nsec + 999) / 1000;  // a timer still running never reads as 0
+  if (tv[1] == 1'000'000) tv[0]++, tv[1] = 0;
+}
+
+}  // namespace
+
+bool LinuxUser::on_budget(Hart& h) {
+  h.deadline = UINT64_MAX;
+  if (opt_.recorder) opt_.recorder->on_budget(h);
+  return !limiter_.reached(h, h.instret) && deliver_signals(h);
+}
+
+void LinuxUser::install_host_signals() {
+  g_host_pending = 0;
+  g_hart = &hart_;
+  // What execve passes on to the guest: the signal mask, and the signals ignored.
+  sigset_t blocked, caught;
+  pthread_sigmask(SIG_SETMASK, nullptr, &blocked);
+  for (int sig = 1; sig <= kSignals; sig++)
+    if (sigismember(&blocked, sig) == 1) thread_.mask |= sig_bit(sig) & ~kUnblockable;
+  struct sigaction sa {};
+  sa.sa_sigaction = on_host_signal;
+  sa.sa_flags = SA_SIGINFO;  // no SA_RESTART: a blocking host syscall returns EINTR
+  sigemptyset(&sa.sa_mask);
+  sigemptyset(&caught);
+  for (int sig : caught_host_signals()) {
+    struct sigaction old;
+    if (sigaction(sig, &sa, &old) == 0 && old.sa_handler == SIG_IGN && sig != itimer_signal())
+      sigactions_[sig].handler = reinterpret_cast<uint64_t>(SIG_IGN);
+    sigaddset(&caught, sig);
+  }
+  // The guest's mask holds them back now, not the host's.
+  pthread_sigmask(SIG_UNBLOCK, &caught, nullptr);
+}
+
+void LinuxUser::restore_host_signals() {
+  if (itimer_made_) timer_delete(itimer_);
+  itimer_made_ = false;
+  for (int sig : caught_host_signals()) signal(sig, SIG_DFL);
+  g_hart = nullptr;
+}
+
+std::vector<int> LinuxUser::caught_host_signals() const {
+  std::vector<int> sigs = {SIGHUP, SIGINT, SIGQUIT, SIGUSR2, SIGTERM, SIGCHLD, SIGWINCH, itimer_signal()};
+  if (!opt_.ctr.dump) sigs.push_back(SIGUSR1);        // --ctr-dump's (runtime/run_limits.cpp)
+  if (opt_.limits.timeout <= 0) sigs.push_back(SIGALRM);  // --timeout's
+  return sigs;
+}
+
+void LinuxUser::raise_signal(const SigInfo& info) {
+  const uint64_t bit = sig_bit(info.signo);
+  if (!(thread_.pending & bit)) thread_.info[info.signo] = info;  // one of each non-real-time signal is queued
+  thread_.pending |= bit;
+  if (!(thread_.mask & bit)) hart_.request_exit();
+}
+
+void LinuxUser::take_host_signals() {
+  uint64_t bits = g_host_pending.exchange(0, std::memory_order_acquire);
+  for (int sig = 1; bits; sig++, bits >>= 1) {
+    if (!(bits & 1)) continue;
+    SigInfo info;
+    info.signo = sig;
+    info.code = g_sender[sig].code;
+    info.word0 = static_cast<uint32_t>(g_sender[sig].pid) | uint64_t(g_sender[sig].uid) << 32;
+    raise_signal(info);
+  }
+}
+
+int LinuxUser::next_signal() {
+  for (uint64_t ready = thread_.pending & ~thread_.mask; ready; ready &= ready - 1) {
+    const int sig = __builtin_ctzll(ready) + 1;
+    const uint64_t handler = sigactions_[sig].handler;
+    if (handler == reinterpret_cast<uint64_t>(SIG_IGN) ||
+        (handler == reinterpret_cast<uint64_t>(SIG_DFL) && ignored_by_default(sig))) {
+      thread_.pending &= ~sig_bit(sig);
+      continue;
+    }
+    return sig;
+  }
+  return 0;
+}
+
+bool LinuxUser::deliver_signals(Hart& h, uint64_t syscall_nr, uint64_t orig_a0) {
+  std::atomic_signal_fence(std::memory_order_seq_cst);  // after the caller's store to h.deadline
+  take_host_signals();
+  const int sig = next_signal();
+  const bool interrupted = syscall_nr != kNoSyscall && static_cast<int64_t>(h.x[10]) == -EINTR;
+  // --timeout's timer interrupted the syscall: the run stops after it, as it would at the next block.
+  if (interrupted && !sig && limiter_.reached(h, h.instret)) return false;
+  if (interrupted && (!sig || (restartable(syscall_nr) && (sigactions_[sig].flags & SA_RESTART)))) {
+    // The ecall again, with its arguments: it was interrupted by a signal the guest does not see, or
+    // by one whose handler asked for SA_RESTART.
+    h.pc -= 4;
+    h.instret--;
+    h.x[10] = orig_a0;
+  }
+  if (!sig) {
+    if (thread_.saved_mask) thread_.mask = *std::exchange(thread_.saved_mask, std::nullopt);
+    return true;
+  }
+  thread_.pending &= ~sig_bit(sig);
+  if (sigactions_[sig].handler == reinterpret_cast<uint64_t>(SIG_DFL)) {
+    const SigInfo& info = thread_.info[sig];
+    const int pid = static_cast<int>(info.word0);
+    const bool own = (info.code == kSiUser || info.code == kSiTkill) && pid == getpid();
+    std::string why = own                      ? "sent by the program itself"
+                      : info.code == kSiKernel ? "its timer expired"
+                      : info.code <= kSiUser   ? fmt::format("sent by process {}", pid)
+                                               : "sent by the kernel";
+    return die(sig, why);
+  }
+  if (!setup_frame(h, sig)) return die(SIGSEGV, fmt::format("no room for the {} handler's frame below sp {:#x}",
+                                                            signal_name(sig), h.x[2]));
+  // More to deliver: each frame goes on top, so the last one set up runs first, as in Linux.
+  if (thread_.pending & ~thread_.mask) h.request_exit();
+  return true;
+}
+
+bool LinuxUser::deliver_fault(Hart& h, int sig, int code, uint64_t addr) {
+  const uint64_t handler = sigactions_[sig].handler;
+  // A fault the program blocks or ignores kills it (force_sig_fault), as one it does not handle.
+  if (handler == reinterpret_cast<uint64_t>(SIG_DFL) || handler == reinterpret_cast<uint64_t>(SIG_IGN) ||
+      (thread_.mask & sig_bit(sig)))
+    return false;
+  SigInfo info;
+  info.signo = sig;
+  info.code = code;
+  info.word0 = addr;
+  thread_.info[sig] = info;
+  if (!setup_frame(h, sig)) return false;
+  return true;
+}
+
+bool LinuxUser::on_altstack(uint64_t sp) const {
+  const AltStack& s = thread_.altstack;
+  return s.size && sp > s.sp && sp - s.sp <= s.size;
+}
+
+bool LinuxUser::setup_frame(Hart& h, int sig) {
+  const SigAction act = sigactions_[sig];
+  if (!sigreturn_page_) {
+    const int64_t page = vm_.map(0, GuestVm::kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page < 0) return false;
+    std::memcpy(vm_.base() + page, kSigreturnCode, sizeof kSigreturnCode);
+    vm_.protect(static_cast<uint64_t>(page), GuestVm::kPage, PROT_READ | PROT_EXEC);
+    sigreturn_page_ = static_cast<uint64_t>(page);
+  }
+  uint64_t sp = h.x[2];
+  const AltStack alt = thread_.altstack;
+  const bool was_on_alt = on_altstack(sp);
+  if ((act.flags & SA_ONSTACK) && alt.size && !was_on_alt) sp = alt.sp + alt.size;
+  const uint64_t at = (sp - sizeof(RvSigframe)) & ~uint64_t(15);
+  auto* frame = static_cast<RvSigframe*>(guest_ptr(at, 1, sizeof(RvSigframe), PROT_READ | PROT_WRITE));
+  if (sp < sizeof(RvSigframe) || !frame) return false;
+
+  RvSigframe f{};
+  f.info = thread_.info[sig];
+  f.uc.ss_sp = alt.sp;
+  f.uc.ss_flags = (alt.size ? (was_on_alt ? SS_ONSTACK : 0) : SS_DISABLE) | alt.flags;
+  f.uc.ss_size = alt.size;
+  f.uc.sigmask = thread_.saved_mask.value_or(thread_.mask);
+  f.uc.regs[0] = h.pc;
+  for (int r = 1; r < 32; r++) f.uc.regs[r] = h.x[r];
+  if (h.csr.isa.has(Ext::F)) {
+    std::memcpy(f.uc.f, h.f, sizeof f.uc.f);
+    f.uc.fcsr = uint32_t(h.frm) << 5 | h.fflags;
+  }
+  std::memcpy(frame, &f, sizeof f);
+
+  thread_.saved_mask.reset();
+  if (alt.flags & kSsAutodisarm) thread_.altstack = {};
+  thread_.mask |= act.mask & ~kUnblockable;
+  if (!(act.flags & SA_NODEFER)) thread_.mask |= sig_bit(sig);
+  if (act.flags & SA_RESETHAND) sigactions_[sig].handler = reinterpret_cast<uint64_t>(SIG_DFL);
+  h.x[1] = sigreturn_page_;
+  h.x[2] = at;
+  h.x[10] = static_cast<uint64_t>(sig);
+  h.x[11] = at + offsetof(RvSigframe, info);
+  h.x[12] = at + offsetof(RvSigframe, uc);
+  h.pc = act.handler;
+  h.reservation = ~0ull;
+  return true;
+}
+
+bool LinuxUser::sigreturn(Hart& h) {
+  const uint64_t at = h.x[2];
+  const auto* frame = static_cast<const RvSigframe*>(guest_ptr(at, 1, sizeof(RvSigframe), PROT_READ));
+  RvSigframe f;
+  if (frame) std::memcpy(&f, frame, sizeof f);
+  if (!frame || f.uc.ext_reserved != 0 || f.uc.ext_magic != 0 || f.uc.ext_size != 0)
+    return die(SIGSEGV, fmt::format("rt_sigreturn found no valid signal frame at sp {:#x}", at));
+  thread_.mask = f.uc.sigmask & ~kUnblockable;
+  // As restore_altstack: a stack the guest may not set now is left as it is.
+  const int mode = f.uc.ss_flags & ~kSsAutodisarm;
+  if (!on_altstack(f.uc.regs[2]) && !on_altstack(at)) {
+    if (mode == SS_DISABLE) thread_.altstack = {};
+    else if ((mode == 0 || mode == SS_ONSTACK) && f.uc.ss_size >= kMinSigStackSize)
+      thread_.altstack = {f.uc.ss_sp, f.uc.ss_size, f.uc.ss_flags & kSsAutodisarm};
+  }
+  h.pc = f.uc.regs[0];
+  for (int r = 1; r < 32; r++) h.x[r] = f.uc.regs[r];
+  if (h.csr.isa.has(Ext::F)) {
+    std::memcpy(h.f, f.uc.f, sizeof h.f);
+    h.frm = (f.uc.fcsr >> 5) & 7;
+    h.fflags = f.uc.fcsr & 0x1f;
+    load_host_flags(h);
+    fp_dirty(h);
+  }
+  h.reservation = ~0ull;
+  h.instret++;  // the ecall
+  return deliver_signals(h);
+}
+
+// --- the system calls ---
+
+int64_t LinuxUser::sys_rt_sigaction(const std::array<uint64_t, 6>& a) {
+  if (a[3] != 8) return -EINVAL;
+  const auto* nv = static_cast<const SigAction*>(a[1] ? guest_ptr(a[1], 1, sizeof(SigAction), PROT_READ) : nullptr);
+  if (a[1] && !nv) return -EFAULT;
+  const int sig = static_cast<int>(a[0]);
+  if (!valid_signal(sig) || (nv && (sig == SIGKILL || sig == SIGSTOP))) return -EINVAL;
+  const SigAction old = sigactions_[sig];
+  if (nv) sigactions_[sig] = *nv;
+  if (a[2]) {
+    auto* o = static_cast<SigAction*>(guest_ptr(a[2], 1, sizeof(SigAction), PROT_WRITE));
+    if (!o) return -EFAULT;
+    *o = old;
+  }
+  return 0;
+}
+
+int64_t LinuxUser::sys_rt_sigprocmask(const std::array<uint64_t, 6>& a) {
+  if (a[3] != 8) return -EINVAL;
+  const uint64_t old = thread_.mask;
+  if (a[1]) {
+    auto* s = static_cast<const uint64_t*>(guest_ptr(a[1], 1, 8, PROT_READ));
+    if (!s) return -EFAULT;
+    const uint64_t set = *s & ~kUnblockable;
+    switch (static_cast<int>(a[0])) {
+      case SIG_BLOCK: thread_.mask |= set; break;
+      case SIG_UNBLOCK: thread_.mask &= ~set; break;
+      case SIG_SETMASK: thread_.mask = set; break;
+      default: return -EINVAL;
+    }
+  }
+  if (a[2]) {
+    auto* o = static_cast<uint64_t*>(guest_ptr(a[2], 1, 8, PROT_WRITE));
+    if (!o) return -EFAULT;
+    *o = old;
+  }
+  return 0;
+}
+
+int64_t LinuxUser::sys_rt_sigpending(const std::array<uint64_t, 6>& a) {
+  if (a[1] > 8) return -EINVAL;
+  take_host_signals();
+  auto* o = static_cast<uint8_t*>(guest_ptr(a[0], 1, a[1], PROT_WRITE));
+  if (!o) return -EFAULT;
+  const uint64_t set = thread_.pending & thread_.mask;
+  std::memcpy(o, &set, a[1]);
+  return 0;
+}
+
+int64_t LinuxUser::sys_rt_sigsuspend(const std::array<uint64_t, 6>& a) {
+  if (a[1] != 8) return -EINVAL;
+  auto* s = static_cast<const uint64_t*>(guest_ptr(a[0], 1, 8, PROT_READ));
+  if (!s) return -EFAULT;
+  const int64_t r = wait_signals(*s, [](const sigset_t* host_mask) { return host(::syscall(SYS_rt_sigsuspend, host_mask, _NSIG / 8)); });
+  return r == 0 ? -EINTR : r;
+}
+
+int64_t LinuxUser::sys_rt_sigtimedwait(const std::array<uint64_t, 6>& a) {
+  if (a[3] != 8) return -EINVAL;
+  auto* s = static_cast<const uint64_t*>(guest_ptr(a[0], 1, 8, PROT_READ));
+  if (!s) return -EFAULT;
+  const uint64_t set = *s & ~kUnblockable;
+  timespec until{};
+  if (a[2]) {
+    auto* ts = static_cast<const timespec*>(guest_ptr(a[2], 1, sizeof(timespec), PROT_READ));
+    if (!ts) return -EFAULT;
+    if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= 1'000'000'000) return -EINVAL;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += ts->tv_sec + (until.tv_nsec + ts->tv_nsec) / 1'000'000'000;
+    until.tv_nsec = (until.tv_nsec + ts->tv_nsec) % 1'000'000'000;
+  }
+  const uint64_t mask = thread_.mask;
+  for (;;) {
+    take_host_signals();
+    if (const uint64_t ready = thread_.pending & set) {
+      const int sig = __builtin_ctzll(ready) + 1;
+      thread_.pending &= ~sig_bit(sig);
+      if (a[1]) {
+        auto* info = static_cast<SigInfo*>(guest_ptr(a[1], 1, sizeof(SigInfo), PROT_WRITE));
+        if (!info) return -EFAULT;
+        *info = thread_.info[sig];
+      }
+      return sig;
+    }
+    timespec left{};
+    if (a[2]) {
+      timespec now;
+      clock_gettime(CLOCK_MONOTONIC, &now);
+      const int64_t ns = (until.tv_sec - now.tv_sec) * 1'000'000'000 + (until.tv_nsec - now.tv_nsec);
+      if (ns <= 0) return -EAGAIN;
+      left = {ns / 1'000'000'000, ns % 1'000'000'000};
+    }
+    // The signals waited for are not blocked while it waits; any other deliverable one interrupts it.
+    thread_.mask = mask & ~set;
+    const int64_t r = wait_signals(std::nullopt, [&](const sigset_t* host_mask) {
+      return host(::syscall(SYS_ppoll, nullptr, 0, a[2] ? &left : nullptr, host_mask, _NSIG / 8));
+    });
+    thread_.mask = mask;
+    if (r == -EINTR && !(thread_.pending & set) && next_signal()) return -EINTR;
+  }
+}
+
+int64_t LinuxUser::wait_signals(std::optional<uint64_t> mask, const std::function<int64_t(const sigset_t*)>& wait) {
+  if (mask) {
+    thread_.saved_mask = thread_.mask;  // deliver_signals puts it back, or the handler's frame keeps it
+    thread_.mask = *mask & ~kUnblockable;
+  }
+  sigset_t caught, open;
+  sigemptyset(&caught);
+  for (int sig : caught_host_signals()) sigaddset(&caught, sig);
+  pthread_sigmask(SIG_BLOCK, &caught, &open);
+  take_host_signals();
+  const int64_t r = next_signal() ? -EINTR : wait(&open);
+  pthread_sigmask(SIG_SETMASK, &open, nullptr);
+  return r;
+}
+
+int64_t LinuxUser::sys_sigaltstack(const std::array<uint64_t, 6>& a) {
+  // stack_t: ss_sp, ss_flags (an int, padded), ss_size.
+  const AltStack old = thread_.altstack;
+  const bool on = on_altstack(hart_.x[2]);
+  if (a[0]) {
+    auto* ss = static_cast<const uint64_t*>(guest_ptr(a[0], 3, 8, PROT_READ));
+    if (!ss) return -EFAULT;
+    const int flags = static_cast<int>(ss[1]);
+    const int mode = flags & ~kSsAutodisarm;
+    if (on) return -EPERM;
+    if (mode != 0 && mode != SS_DISABLE && mode != SS_ONSTACK) return -EINVAL;
+    if (mode == SS_DISABLE) thread_.altstack = {};
+    else if (ss[2] < kMinSigStackSize) return -ENOMEM;
+    else thread_.altstack = AltStack{ss[0], ss[2], flags & kSsAutodisarm};
+  }
+  if (a[1]) {
+    auto* o = static_cast<uint64_t*>(guest_ptr(a[1], 3, 8, PROT_WRITE));
+    if (!o) return -EFAULT;
+    o[0] = old.sp;
+    o[1] = static_cast<uint32_t>(old.size ? (on ? SS_ONSTACK : 0) | old.flags : int{SS_DISABLE});
+    o[2] = old.size;
+  }
+  return 0;
+}
+
+int64_t LinuxUser::sys_kill(uint64_t n, const std::array<uint64_t, 6>& a) {
+  const int sig = static_cast<int>(n == nr::tgkill ? a[2] : a[1]);
+  const int target = static_cast<int>(n == nr::tgkill ? a[1] : a[0]);
+  const int tgid = static_cast<int>(a[0]);
+  if (sig != 0 && !valid_signal(sig)) return -EINVAL;
+  if (n != nr::kill && (target <= 0 || (n == nr::tgkill && tgid <= 0))) return -EINVAL;
+  const bool self = (target == getpid() && (n != nr::tgkill || tgid == getpid())) || (n == nr::kill && target == 0);
+  if (!self) {
+    if (n == nr::kill) return host(::kill(target, sig));
+    if (n == nr::tkill) return host(::syscall(SYS_tkill, target, sig));
+    return host(::syscall(SYS_tgkill, tgid, target, sig));
+  }
+  if (sig == 0) return 0;
+  SigInfo info;
+  info.signo = sig;
+  info.code = n == nr::kill ? kSiUser : kSiTkill;
+  info.word0 = static_cast<uint32_t>(getpid()) | uint64_t(getuid()) << 32;
+  raise_signal(info);
+  return 0;
+}
+
+int64_t LinuxUser::sys_setitimer(const std::array<uint64_t, 6>& a) {
+  if (static_cast<int>(a[0]) != ITIMER_REAL) {
+    if (static_cast<int>(a[0]) == ITIMER_VIRTUAL || static_cast<int>(a[0]) == ITIMER_PROF)
+      warn_once(nr::setitimer << 32 | a[0], "setitimer: only ITIMER_REAL is implemented; returning -EINVAL");
+    return -EINVAL;
+  }
+  itimerspec spec{};
+  if (a[1]) {
+    auto* v = static_cast<const int64_t*>(guest_ptr(a[1], 4, 8, PROT_READ));
+    if (!v) return -EFAULT;
+    if (!to_timespec(v, spec.it_interval) || !to_timespec(v + 2, spec.it_value)) return -EINVAL;
+  }
+  int64_t* o = a[2] ? static_cast<int64_t*>(guest_ptr(a[2], 4, 8, PROT_WRITE)) : nullptr;
+  if (a[2] && !o) return -EFAULT;
+  if (!itimer_made_) {
+    // Directed at this thread, the one that runs the hart and makes its syscalls.
+    sigevent ev{};
+    ev.sigev_notify = SIGEV_THREAD_ID;
+    ev.sigev_signo = itimer_signal();
+    ev._sigev_un._tid = static_cast<pid_t>(::syscall(SYS_gettid));
+    if (timer_create(CLOCK_MONOTONIC, &ev, &itimer_) != 0) return -errno;
+    itimer_made_ = true;
+  }
+  itimerspec old{};
+  if (a[1] ? timer_settime(itimer_, 0, &spec, &old) : timer_gettime(itimer_, &old)) return -errno;
+  if (o) {
+    to_timeval(old.it_interval, o);
+    to_timeval(old.it_value, o + 2);
+  }
+  return 0;
+}
+
+int64_t LinuxUser::sys_getitimer(const std::array<uint64_t, 6>& a) {
+  if (static_cast<int>(a[0]) != ITIMER_REAL) return sys_setitimer(a);  // the same checks and warning
+  return a[1] ? sys_setitimer({a[0], 0, a[1]}) : -EFAULT;
+}
+
+}  // namespace brisk
