@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Debian's bash runs pipelines of external commands, command substitution and subshells: each child
-# is a fork of brisk, and each command a riscv64 program of the sysroot that execve runs under brisk.
+# Debian's bash runs pipelines of external commands, command substitution and subshells, and coreutils
+# timeout ends a sleep: each child is a fork of brisk, and each command a riscv64 program of the
+# sysroot that execve runs under brisk.
 # shellcheck source=tests/integration/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -40,3 +41,12 @@ guest --sysroot "$GUEST_BASH" -c 'LD_PRELOAD=/nonexistent/preload.so /usr/bin/bu
 [[ $(cat "$WORK/env.out") == /nonexistent/preload.so ]] || fail "the guest's LD_PRELOAD is '$(cat "$WORK/env.out")'"
 ! grep -i preload "$WORK/env.err" >&2 || fail "the guest's LD_PRELOAD reached the host's loader"
 pass "the guest's LD_PRELOAD reaches the guest only"
+
+# coreutils timeout: SIGALRM (alarm, as timer_create is not there yet) ends the wait, and the
+# SIGTERM it sends reaches the child's brisk, which dies of it as its guest would.
+[[ -x $SYSROOT/usr/bin/timeout && -x $SYSROOT/usr/bin/sleep ]] || fail "sysroot $SYSROOT has no timeout or sleep"
+status=0
+guest --sysroot "$SYSROOT/usr/bin/timeout" 1 /usr/bin/sleep 5 2>"$WORK/timeout.err" || status=$?
+((status == 124)) || fail "timeout 1 sleep 5 exited with status $status, not 124: $(cat "$WORK/timeout.err")"
+grep -q "guest killed by SIGTERM" "$WORK/timeout.err" || fail "sleep did not die of SIGTERM: $(cat "$WORK/timeout.err")"
+pass "timeout 1 sleep 5 exits 124"
