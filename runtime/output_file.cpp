@@ -62,6 +62,7 @@ void OutputFile::flush() {
 }
 
 void OutputFile::write(const void* p, size_t n) {
+  if (n == 0) return;  // p may be null (an empty section's bytes)
   if (used_ + n > kBufferSize) {
     flush();
     if (n > kBufferSize) {

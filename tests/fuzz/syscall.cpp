@@ -39,7 +39,8 @@ enum : uint16_t {
   kFutex = 98, kNanosleep = 101, kClockNanosleep = 115, kKill = 129, kTkill = 130, kTgkill = 131,
   kSetpgid = 154, kSetsid = 157, kSetrlimit = 164, kClose = 57, kPipe2 = 59, kPselect6 = 72, kPpoll = 73,
   kSync = 81, kDup3 = 24, kCloseRange = 436, kPrlimit64 = 261, kMmap = 222, kMadvise = 233,
-  kMlockall = 230, kSetitimer = 103, kRtSigsuspend = 133, kRtSigtimedwait = 137,
+  kMlockall = 230, kSetitimer = 103, kRtSigsuspend = 133, kRtSigtimedwait = 137, kClone = 220, kExecve = 221,
+  kExecveat = 281, kClone3 = 435,
 };
 constexpr uint64_t kText = 0x10000;        // the program: one RWX segment
 constexpr uint64_t kScratch = 0x11000;     // where the input's bytes go
@@ -157,6 +158,10 @@ bool confine(uint16_t nr, std::array<uint64_t, 6>& a) {
     case kRtSigsuspend:    // waits for a signal nothing sends
     case kRtSigtimedwait:
     case kSetitimer:  // its host timer signal is caught only while LinuxUser::run runs
+    case kClone:      // a host fork: the child would go on fuzzing
+    case kClone3:
+    case kExecve:     // execs the host's /proc/self/exe, the fuzzer
+    case kExecveat:
       return false;
     case kPrlimit64: return a[2] == 0;  // reading a limit is fine
     case kKill:
