@@ -194,6 +194,12 @@ brisk::profile::RecordOptions record_options(const RecordArgs& a, bool system) {
   o.ctr.filters = brisk::ctr::parse_filters(a.filters, "-j");
   if (a.exact && (o.ctr.filters.ctrctl & brisk::ctr::CTRCTL_RASEMU))
     throw brisk::Error("-j stack pops returns from the buffer: --exact cannot count them");
+  // --exact's fall-through ranges run from one record to the next: every taken transfer must be one.
+  constexpr uint64_t kTaken =
+      brisk::ctr::kFilterTypes & ~(uint64_t(1) << unsigned(brisk::TransferType::NotTakenBranch));
+  if (a.exact && ((o.ctr.filters.ctrctl >> brisk::ctr::CTRCTL_TYPE_SHIFT) & kTaken))
+    throw brisk::Error("-j {}: --exact counts every taken transfer, so -j must leave none out (any, or any,not_taken)",
+                       a.filters);
   if (*a.depth_given) o.ctr.depth_code = brisk::ctr::parse_depth(a.depth);
   o.event.branch_sample_type = o.ctr.filters.perf;
   // Without u or k, the modes CTR records (runtime/ctr_config.h): U, and S in system mode.

@@ -182,4 +182,6 @@ bad "-c and -F" "^brisk: -c and -F: give a period or a frequency, not both$" "${
 bad "missing PROG" "^brisk record: missing PROG \(see brisk record --help\)$" "${OUT[@]}"
 bad "missing PROG after --" "^brisk record: missing PROG" "${OUT[@]}" --
 bad "unknown filter" "^brisk: -j: unknown filter 'jumps' " "${OUT[@]}" -j any,jumps "$PROG" 10
+bad "--exact without every taken transfer" "^brisk: -j call: --exact counts every taken transfer" \
+    -o "$WORK/bad.exact" --exact -j call "$PROG" 10
 bad "a program that does not load" "^brisk: .*not an ELF file" "${OUT[@]}" "$WORK/err"
