@@ -13,21 +13,17 @@
 #include "jit/transfer.h"
 #include "runtime/error.h"
 #include "runtime/profile.h"
+#include "tests/unit/temp_dir.h"
 
 namespace {
 
 using namespace brisk::profile;
 
-class ExactProfileTest : public ::testing::Test {
+class ExactProfileTest : public TempDirTest {
  protected:
   void SetUp() override {
-    std::string tmpl = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/brisk-exact-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
+    TempDirTest::SetUp();
     path_ = dir_ + "/prof.txt";
-  }
-  void TearDown() override {
-    std::filesystem::remove_all(dir_);
   }
   // Files in the directory besides the profile: a temporary left behind (runtime/output_file.h).
   size_t temporaries() const {
@@ -64,7 +60,7 @@ class ExactProfileTest : public ::testing::Test {
     s.branches = std::move(youngest_first);
     return s;
   }
-  std::string dir_, path_;
+  std::string path_;
 };
 
 // A loop at 0x10100..0x10108 taken three times, then a call into 0x10200 and its return, split

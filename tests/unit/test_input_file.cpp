@@ -10,23 +10,14 @@
 #include <string>
 
 #include "runtime/error.h"
+#include "tests/unit/temp_dir.h"
 
 namespace {
 
 using brisk::Error;
 
-// A fresh directory under $TMPDIR, removed with what the test put in it.
-class InputFileTest : public ::testing::Test {
+class InputFileTest : public TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/brisk-input-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    for (const char* f : {"fifo", "empty", "data"}) unlink((dir_ + "/" + f).c_str());
-    rmdir(dir_.c_str());
-  }
   void write(const char* name, const std::string& bytes) {
     FILE* f = std::fopen((dir_ + "/" + name).c_str(), "wb");
     ASSERT_NE(f, nullptr);
@@ -43,7 +34,6 @@ class InputFileTest : public ::testing::Test {
     }
     return {};
   }
-  std::string dir_;
 };
 
 TEST_F(InputFileTest, RefusesWhatIsNotARegularFileWithoutBlocking) {

@@ -25,6 +25,7 @@
 #include "runtime/elf_file.h"
 #include "runtime/error.h"
 #include "runtime/profile.h"
+#include "tests/unit/temp_dir.h"
 
 namespace {
 
@@ -69,12 +70,10 @@ std::string hex(const std::vector<uint8_t>& id) {
   return s;
 }
 
-class PerfDataTest : public ::testing::Test {
+class PerfDataTest : public TempDirTest {
  protected:
   void SetUp() override {
-    std::string tmpl = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/brisk-perfdata-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
+    TempDirTest::SetUp();
     path_ = dir_ + "/perf.data";
     brisk::ElfFile elf(BRISK_SORT_GUEST, "program");
     for (const char* name : {"main", "merge_sort.constprop.0", "queens.constprop.0", "fib", "ack"}) {
@@ -86,11 +85,6 @@ class PerfDataTest : public ::testing::Test {
     ASSERT_EQ(build_id_.size(), 20u) << BRISK_SORT_GUEST << " has no SHA-1 build-id";
     // perf reads an ELF's build-id itself.
     ASSERT_EQ(run(std::string("perf buildid-list -i ") + BRISK_SORT_GUEST), hex(build_id_) + "\n");
-  }
-  void TearDown() override {
-    unlink(path_.c_str());
-    unlink((dir_ + "/vmlinux").c_str());
-    rmdir(dir_.c_str());
   }
 
   Event event() const {
@@ -159,7 +153,7 @@ class PerfDataTest : public ::testing::Test {
 
   uint64_t sym(const std::string& name) const { return sym_.at(name); }
 
-  std::string dir_, path_;
+  std::string path_;
   std::map<std::string, uint64_t> sym_;
   std::vector<uint8_t> build_id_;
 };
