@@ -89,6 +89,9 @@ class CheckMemory final : public HartEnv {
     if (inner_->probe(h, va, size, true, host) == Target::Ram && host) log_all(host, false);
     return inner_->amo(h, va, size);
   }
+  Target probe(Hart& h, uint64_t va, unsigned size, bool write, uint8_t*& host) override {
+    return inner_->probe(h, va, size, write, host);
+  }
   bool fetch16(Hart& h, uint64_t va, uint16_t& out) override { return inner_->fetch16(h, va, out); }
   bool fetch_address(Hart& h, uint64_t va, uint64_t& pa) override { return inner_->fetch_address(h, va, pa); }
   void flush_tlb(Hart& h, uint64_t va) override { inner_->flush_tlb(h, va); }

@@ -300,13 +300,19 @@ static volatile uint8_t* cbo_access(Hart& h, const Insn& i) {
   return static_cast<volatile uint8_t*>(mem_amo(h, rs1(h, i), 1));
 }
 // brisk has no data cache: clean, flush and invalidate (which CBIE = 01 turns into a flush) all
-// leave memory as it is, and only check the access.
+// leave memory as it is, and only check the access. They may access the block wherever a load or
+// a store may; where neither may, they raise the store's fault (the CMO chapter, "Cache-Block
+// Management Instructions"), as QEMU's check_zicbom_access does.
 static Status cbo_manage(Hart& h, const Insn& i, uint64_t field) {
   if (!cmo_enabled(h, field)) return h.illegal(i);
-  volatile uint8_t* p = cbo_access(h, i);
-  if (!p) return Status::Trap;
-  (void)*p;  // faults here (user mode) when the block is not mapped
-  return Status::Next;
+  const uint64_t va = rs1(h, i);
+  if (va < h.mem_limit) {
+    (void)*static_cast<volatile uint8_t*>(h.mem_base + va);  // faults here (user mode) when not mapped
+    return Status::Next;
+  }
+  uint8_t* host;
+  if (h.env->probe(h, va, 1, false, host) != HartEnv::Target::Fault) return Status::Next;
+  return cbo_access(h, i) ? Status::Next : Status::Trap;
 }
 Status sem_CBO_CLEAN(Hart& h, const Insn& i) { return cbo_manage(h, i, csr::ENVCFG_CBCFE); }
 Status sem_CBO_FLUSH(Hart& h, const Insn& i) { return cbo_manage(h, i, csr::ENVCFG_CBCFE); }
