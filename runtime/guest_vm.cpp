@@ -1,15 +1,20 @@
 #include "runtime/guest_vm.h"
 
+#include <setjmp.h>
+
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <climits>
+#include <cstring>
 #include <vector>
 #include <cstdio>
 
 #include <cerrno>
 #include <stdexcept>
+
+#include "runtime/host_fault.h"
 
 namespace brisk {
 
@@ -331,6 +336,30 @@ bool GuestVm::accessible(uint64_t addr, uint64_t len, int prot) const {
     at = it->second.end;
   }
   return true;
+}
+
+bool GuestVm::force_copy(uint64_t addr, void* data, uint64_t len, bool write) {
+  if (addr >= kLimit || len > kPage - addr % kPage) return false;
+  auto it = vmas_.upper_bound(addr);
+  if (it == vmas_.begin() || std::prev(it)->second.end < addr + len) return false;
+  const Mapping& m = std::prev(it)->second;
+  if (write && m.shared && !(m.prot & PROT_WRITE)) return false;
+  if (write) before_host_write(addr, len);  // a watched code page gets its own protection back
+  const int have = host_prot(m.prot), need = write ? PROT_READ | PROT_WRITE : PROT_READ;
+  uint8_t* page = base_ + page_down(addr);
+  const bool lift = (have & need) != need;  // private copy-on-write pages take the write
+  if (lift && mprotect(page, kPage, have | need) != 0) return false;
+  volatile bool done = false;
+  {
+    GuestCopyScope copy;  // beyond a file's end: a host SIGBUS, Linux's EIO
+    if (!sigsetjmp(copy.fault, 0)) {
+      if (write) std::memcpy(base_ + addr, data, len);
+      else std::memcpy(data, base_ + addr, len);
+      done = true;
+    }
+  }
+  if (lift) mprotect(page, kPage, have);
+  return done;
 }
 
 int GuestVm::prot_of(uint64_t page) const {

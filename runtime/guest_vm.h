@@ -79,6 +79,12 @@ class GuestVm {
   // Whether [addr, addr+len) is mapped with at least `prot` (PROT_READ/WRITE/EXEC; EXEC implies READ).
   bool accessible(uint64_t addr, uint64_t len, int prot) const;
 
+  // /proc/<pid>/mem's access (Linux's FOLL_FORCE, as a debugger uses it): copies len bytes at addr,
+  // inside one page, from any mapping or into any private one, whatever its protection. False where
+  // Linux fails it: nothing mapped, a shared mapping without write permission, or a file mapping
+  // beyond its file's end.
+  bool force_copy(uint64_t addr, void* data, uint64_t len, bool write);
+
   // Code pages: translated code was made from them, so the host maps them read-only and a guest
   // store faults into the JIT, which drops the stale translations and unwatches the page.
   void watch_code(uint64_t page);

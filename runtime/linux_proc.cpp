@@ -284,25 +284,33 @@ bool LinuxUser::is_mem_file(int fd) const {
 }
 
 int64_t LinuxUser::mem_file_io(uint64_t pos, uint64_t buf, uint64_t len, bool write) {
-  constexpr int R = PROT_READ, W = PROT_WRITE;
   uint64_t done = 0;
   int64_t err = 0;
   // Page by page, as Linux does (fs/proc/base.c: mem_rw): a short count at the first page that fails.
+  // The mem side ignores the guest's protections, as Linux's FOLL_FORCE does; the buffer does not.
+  // A bounce page between the two, as Linux's, so each side fails with its own error in Linux's order.
+  uint8_t page[GuestVm::kPage];
   while (done < len) {
     const uint64_t at = pos + done;
     const uint64_t n = std::min(len - done, GuestVm::kPage - at % GuestVm::kPage);
-    void* mem = at < pos ? nullptr : guest_ptr(at, n, 1, write ? W : R);
-    if (!mem) {
+    if (!write && (at < pos || !vm_.force_copy(at, page, n, false))) {
       err = -EIO;
       break;
     }
-    void* user = guest_ptr(buf + done, n, 1, write ? R : W);
+    void* user = guest_ptr(buf + done, n, 1, write ? PROT_READ : PROT_WRITE);
     if (!user) {
       err = -EFAULT;
       break;
     }
-    if (write) std::memmove(mem, user, n);
-    else std::memmove(user, mem, n);
+    if (!write) {
+      std::memcpy(user, page, n);
+    } else {
+      std::memcpy(page, user, n);
+      if (at < pos || !vm_.force_copy(at, page, n, true)) {
+        err = -EIO;
+        break;
+      }
+    }
     done += n;
   }
   return done ? static_cast<int64_t>(done) : err;

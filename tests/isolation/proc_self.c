@@ -225,13 +225,37 @@ static void check_mem_code(void) {
     close(fd);
     __asm__ volatile("fence.i" ::: "memory");
     CHECK_EQ(fn(), 2);
-    /* Read-only memory stays read-only, readv and writev move what they can. */
+    /* As a debugger's, mem's access ignores the protections of private mappings (Linux's
+     * FOLL_FORCE): it writes read-only code and data and reads PROT_NONE, and the mapping keeps its
+     * protection. A shared mapping without write permission stays unwritable. */
+    CHECK_EQ(mprotect(code, 4096, PROT_READ | PROT_EXEC), 0);
+    uint32_t li3 = 0x00300513; /* li a0, 3 */
+    fd = open("/proc/self/mem", O_RDWR);
+    CHECK_EQ(pwrite(fd, &li3, 4, (off_t)(uintptr_t)code), 4);
+    __asm__ volatile("fence.i" ::: "memory");
+    CHECK_EQ(fn(), 3);
     uint64_t *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     CHECK(ro != MAP_FAILED);
-    fd = open("/proc/self/mem", O_RDWR);
-    CHECK_ERRNO(pwrite(fd, "x", 1, (off_t)(uintptr_t)ro), EIO);
+    CHECK_EQ(pwrite(fd, "x", 1, (off_t)(uintptr_t)ro), 1);
+    CHECK_EQ(*(volatile char *)ro, 'x');
+    CHECK_EQ(mprotect(ro, 4096, PROT_NONE), 0);
+    char c = 0;
+    CHECK_EQ(pread(fd, &c, 1, (off_t)(uintptr_t)ro), 1);
+    CHECK_EQ(c, 'x');
+    int self = open("/proc/self/exe", O_RDONLY);
+    CHECK(self >= 0);
+    char *shared = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self, 0);
+    CHECK(shared != MAP_FAILED);
+    CHECK_ERRNO(pwrite(fd, "x", 1, (off_t)(uintptr_t)shared), EIO);
+    CHECK_EQ(pread(fd, &c, 1, (off_t)(uintptr_t)shared + 1), 1);
+    CHECK_EQ(c, 'E');
+    munmap(shared, 4096);
+    close(self);
+    /* Nothing mapped: EIO; a buffer the program may not write: EFAULT. */
     munmap(code, 4096);
     CHECK_ERRNO(pread(fd, &li2, 4, (off_t)(uintptr_t)code), EIO);
+    CHECK_ERRNO(pread(fd, ro, 1, (off_t)(uintptr_t)&li2), EFAULT);
+    munmap(ro, 4096);
     close(fd);
 }
 
