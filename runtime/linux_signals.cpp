@@ -101,7 +101,8 @@ bool restartable(uint64_t n) {
     case nr::pselect6:
     case nr::rt_sigsuspend:
     case nr::rt_sigtimedwait:
-    case nr::epoll_pwait: return false;
+    case nr::epoll_pwait:
+    case nr::epoll_pwait2: return false;
     default: return true;
   }
 }

@@ -2,10 +2,15 @@
 #pragma once
 
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
 
 #include <array>
 #include <climits>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <set>
@@ -97,6 +102,19 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   bool guest_string(uint64_t va, std::string& out, size_t max = PATH_MAX * 4);
   // A guest file descriptor as the host knows it: -1 (so the host says EBADF) for brisk's own.
   static int guest_fd(uint64_t v);
+  // Copies v to the guest at va: false (the syscall returns -EFAULT) unless it is writable there.
+  template <typename T>
+  bool put_guest(uint64_t va, const T& v) {
+    void* p = guest_ptr(va, 1, sizeof(T), PROT_WRITE);
+    if (p) std::memcpy(p, &v, sizeof v);
+    return p != nullptr;
+  }
+  // The guest's array of count struct iovec (two u64s on riscv64 as on x86-64), count already
+  // bounded: its (base, len) pairs, or nullptr with err = -EFAULT, or -EINVAL for a length above
+  // SSIZE_MAX. err = 0 and nullptr for count 0.
+  const uint64_t* guest_iov(uint64_t va, uint64_t count, int64_t& err);
+  // The host's iovecs for those pairs, each buffer checked for prot: false (EFAULT) if one is not.
+  bool host_iov(const uint64_t* g, uint64_t count, int prot, std::vector<iovec>& out);
   // Applies --sysroot to an absolute guest path.
   std::string host_path(const std::string& guest);
   // host_path of the guest string at va; err = -EFAULT when it cannot be read.
@@ -119,6 +137,20 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   // recorder's output files), and, when a signal killed its guest, of that signal, so that the
   // parent's wait sees it.
   [[noreturn]] void exit_child(int status);
+
+  // --- epoll, eventfd, timerfd, inotify and sockets (runtime/linux_fdio.cpp) ---
+  int64_t sys_epoll_ctl(const std::array<uint64_t, 6>& a);
+  int64_t sys_epoll_wait(uint64_t n, const std::array<uint64_t, 6>& a);
+  // timerfd_settime and timer_settime: the new value read from new_va, the old one written to
+  // old_va (when not 0) after set(new, old) succeeded, as Linux does.
+  int64_t settime(uint64_t new_va, uint64_t old_va, const std::function<long(const itimerspec*, itimerspec*)>& set);
+  int64_t sys_fd_misc(uint64_t n, const std::array<uint64_t, 6>& a);  // eventfd, timerfd, inotify
+  int64_t sys_socket(uint64_t n, const std::array<uint64_t, 6>& a);
+  int64_t sys_sockopt(uint64_t n, const std::array<uint64_t, 6>& a);
+  // sendmsg, recvmsg, sendmmsg, recvmmsg.
+  int64_t sys_msg(uint64_t n, const std::array<uint64_t, 6>& a);
+  struct HostMsg;
+  int64_t host_msghdr(const msghdr& g, bool send, HostMsg& m);
 
   // --- brisk's own /proc/<pid> entries, as Linux would show them to the guest (runtime/linux_proc.cpp) ---
   enum class ProcEntry { None, Mem, Maps, Cmdline, Environ, Auxv, Stat, Status, Statm, Comm, Exe, Denied, Hidden };

@@ -1,0 +1,391 @@
+// Descriptors beyond plain files, in user mode: epoll, eventfd, timerfd, inotify and sockets. The host
+// kernel does the work; brisk checks every guest pointer (those inside struct msghdr too), keeps its
+// own descriptors out of the guest's reach (guest_fd, SCM_RIGHTS, the BPF options), and converts
+// struct epoll_event, the one structure here whose riscv64 layout differs from x86-64's.
+//
+// AF_UNIX socket paths are the guest's paths as given: --sysroot does not apply to them, as QEMU's
+// linux-user does not remap them either (the sysroot holds libraries, not the sockets a program
+// talks to).
+#include <linux/filter.h>
+#include <sys/epoll.h>
+#include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <netinet/in.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "runtime/linux_syscall_nr.h"
+#include "runtime/linux_user.h"
+
+namespace brisk {
+
+namespace {
+
+int64_t host(long r) { return r < 0 ? -errno : r; }
+
+constexpr int R = PROT_READ, W = PROT_WRITE;
+
+// struct epoll_event of riscv64 (include/uapi/linux/eventpoll.h): only x86-64 packs it.
+struct RvEpollEvent {
+  uint32_t events;
+  uint32_t pad;
+  uint64_t data;
+};
+static_assert(sizeof(RvEpollEvent) == 16 && sizeof(epoll_event) == 12);
+// EP_MAX_EVENTS (fs/eventpoll.c), with riscv64's event size.
+constexpr uint64_t kEpollMaxEvents = INT_MAX / sizeof(RvEpollEvent);
+// Events taken from the host per wait: any beyond stay ready there for the next wait.
+constexpr uint64_t kEpollBatch = 256;
+
+// UIO_MAXIOV (include/linux/uio.h): the most iovecs a message may have.
+constexpr uint64_t kMaxIov = 1024;
+// Control data brisk copies for sendmsg: more than any optmem_max the host's sock_kmalloc allows
+// by default, which answers ENOBUFS for it as the host would.
+constexpr uint64_t kMaxControl = 1 << 20;
+
+// struct mmsghdr: a msghdr (one layout on both LP64 ABIs) and the length sent or received.
+struct RvMmsghdr {
+  msghdr hdr;
+  uint32_t len;
+  uint32_t pad;
+};
+static_assert(sizeof(RvMmsghdr) == sizeof(mmsghdr) && sizeof(msghdr) == 56);
+
+// Socket options whose values hold user pointers, which the host would follow into brisk's memory:
+// the netfilter tables (IPT/IP6T/ARPT/EBT_SO_SET_REPLACE and _ADD_COUNTERS, EBT_SO_GET_ENTRIES and
+// _GET_INIT_ENTRIES), AF_XDP's UMEM, and PACKET_FANOUT_DATA's filter.
+bool option_has_pointers(int level, int name, bool set) {
+  if (level == IPPROTO_IP || level == IPPROTO_IPV6) {
+    if (set) return name == 64 || name == 65 || name == 96 || name == 97 || name == 128 || name == 129;
+    return level == IPPROTO_IP && (name == 129 || name == 131);
+  }
+  return level == SOL_XDP || (level == SOL_PACKET && name == 22);
+}
+
+}  // namespace
+
+// --- epoll ---
+
+int64_t LinuxUser::sys_epoll_ctl(const std::array<uint64_t, 6>& a) {
+  const int op = static_cast<int>(a[1]);
+  epoll_event ev{};
+  if (op != EPOLL_CTL_DEL) {  // ep_op_has_event: any other op reads the event, a bad op too
+    auto* g = static_cast<const RvEpollEvent*>(guest_ptr(a[3], 1, sizeof(RvEpollEvent), R));
+    if (!g) return -EFAULT;
+    ev.events = g->events;
+    ev.data.u64 = g->data;
+  }
+  return host(::epoll_ctl(guest_fd(a[0]), op, guest_fd(a[2]), &ev));
+}
+
+int64_t LinuxUser::sys_epoll_wait(uint64_t n, const std::array<uint64_t, 6>& a) {
+  // fs/eventpoll.c's order: epoll_pwait2's timeout, the signal mask, then maxevents and the array.
+  timespec ts{};
+  const bool timed = n == nr::epoll_pwait2 && a[3];
+  if (timed) {
+    auto* t = static_cast<const int64_t*>(guest_ptr(a[3], 2, 8, R));
+    if (!t) return -EFAULT;
+    if (t[0] < 0 || t[1] < 0 || t[1] >= 1'000'000'000) return -EINVAL;
+    ts = {t[0], t[1]};
+  }
+  std::optional<uint64_t> mask;
+  if (a[4]) {
+    if (a[5] != 8) return -EINVAL;
+    auto* m = static_cast<const uint64_t*>(guest_ptr(a[4], 1, 8, R));
+    if (!m) return -EFAULT;
+    mask = *m;
+  }
+  const int maxevents = static_cast<int>(a[2]);
+  if (maxevents <= 0 || static_cast<uint64_t>(maxevents) > kEpollMaxEvents) return -EINVAL;
+  auto* out = static_cast<RvEpollEvent*>(guest_ptr(a[1], static_cast<uint64_t>(maxevents), sizeof(RvEpollEvent), W));
+  if (!out) return -EFAULT;
+  std::vector<epoll_event> events(std::min<uint64_t>(static_cast<uint64_t>(maxevents), kEpollBatch));
+  const int epfd = guest_fd(a[0]), count = static_cast<int>(events.size());
+  const int64_t r = wait_signals(mask, [&](const sigset_t* host_mask) {
+    if (n == nr::epoll_pwait2)
+      return host(::syscall(SYS_epoll_pwait2, epfd, events.data(), count, timed ? &ts : nullptr, host_mask, _NSIG / 8));
+    return host(::syscall(SYS_epoll_pwait, epfd, events.data(), count, static_cast<int>(a[3]), host_mask, _NSIG / 8));
+  });
+  for (int64_t k = 0; k < r; k++) out[k] = {events[k].events, 0, events[k].data.u64};
+  return r;
+}
+
+// --- eventfd, timerfd, inotify ---
+
+int64_t LinuxUser::settime(uint64_t new_va, uint64_t old_va,
+                           const std::function<long(const itimerspec*, itimerspec*)>& set) {
+  auto* nv = static_cast<const itimerspec*>(guest_ptr(new_va, 1, sizeof(itimerspec), R));
+  if (!nv) return -EFAULT;
+  const itimerspec value = *nv;
+  itimerspec old{};
+  const int64_t r = host(set(&value, old_va ? &old : nullptr));
+  if (r == 0 && old_va && !put_guest(old_va, old)) return -EFAULT;
+  return r;
+}
+
+int64_t LinuxUser::sys_fd_misc(uint64_t n, const std::array<uint64_t, 6>& a) {
+  const int fd = guest_fd(a[0]);
+  switch (n) {
+    case nr::eventfd2: return host(::syscall(SYS_eventfd2, static_cast<unsigned>(a[0]), static_cast<int>(a[1])));
+    case nr::timerfd_create: return host(::syscall(SYS_timerfd_create, static_cast<int>(a[0]), static_cast<int>(a[1])));
+    case nr::timerfd_settime:
+      return settime(a[2], a[3], [&](const itimerspec* nv, itimerspec* old) {
+        return ::syscall(SYS_timerfd_settime, fd, static_cast<int>(a[1]), nv, old);
+      });
+    case nr::timerfd_gettime: {
+      itimerspec cur{};
+      const int64_t r = host(::syscall(SYS_timerfd_gettime, fd, &cur));
+      return r == 0 && !put_guest(a[1], cur) ? -EFAULT : r;
+    }
+    case nr::inotify_init1: return host(::inotify_init1(static_cast<int>(a[0])));
+    case nr::inotify_add_watch: {
+      int64_t err;
+      const std::string path = host_path_arg(a[1], err);
+      return err ? err : host(::inotify_add_watch(fd, path.c_str(), static_cast<uint32_t>(a[2])));
+    }
+    default: return host(::inotify_rm_watch(fd, static_cast<int>(a[1])));
+  }
+}
+
+// --- sockets ---
+
+int64_t LinuxUser::sys_socket(uint64_t n, const std::array<uint64_t, 6>& a) {
+  const int fd = guest_fd(a[0]);
+  // A socket address the guest passes in (move_addr_to_kernel): len is an int up to sockaddr_storage.
+  auto addr_in = [&](uint64_t va, uint64_t len_arg, int64_t& err) -> const sockaddr* {
+    const int len = static_cast<int>(len_arg);
+    err = len < 0 || static_cast<size_t>(len) > sizeof(sockaddr_storage) ? -EINVAL : 0;
+    if (err || len == 0) return nullptr;
+    auto* p = static_cast<const sockaddr*>(guest_ptr(va, static_cast<uint64_t>(len), 1, R));
+    if (!p) err = -EFAULT;
+    return p;
+  };
+  // One the host writes back with its length (move_addr_to_user): at most min(*len, the address's
+  // size) bytes, so only that much of the guest's buffer must be writable.
+  struct AddrOut {
+    sockaddr* addr = nullptr;
+    socklen_t* len = nullptr;
+  };
+  auto addr_out = [&](uint64_t va, uint64_t len_va, int64_t& err) {
+    AddrOut o;
+    o.len = static_cast<socklen_t*>(guest_ptr(len_va, 1, sizeof(socklen_t), R | W));
+    err = o.len ? 0 : -EFAULT;
+    if (err) return o;
+    const int len = static_cast<int>(*o.len);
+    if (len < 0) {
+      err = -EINVAL;
+      return o;
+    }
+    const uint64_t bytes = std::min<uint64_t>(static_cast<uint64_t>(len), sizeof(sockaddr_storage));
+    if (bytes) {
+      o.addr = static_cast<sockaddr*>(guest_ptr(va, bytes, 1, W));
+      if (!o.addr) err = -EFAULT;
+    }
+    return o;
+  };
+  int64_t err = 0;
+  switch (n) {
+    case nr::socket: return host(::socket(static_cast<int>(a[0]), static_cast<int>(a[1]), static_cast<int>(a[2])));
+    case nr::socketpair: {
+      auto* sv = static_cast<int*>(guest_ptr(a[3], 2, sizeof(int), W));
+      if (!sv) return -EFAULT;
+      return host(::socketpair(static_cast<int>(a[0]), static_cast<int>(a[1]), static_cast<int>(a[2]), sv));
+    }
+    case nr::bind:
+    case nr::connect: {
+      const sockaddr* addr = addr_in(a[1], a[2], err);
+      if (err) return err;
+      const auto len = static_cast<socklen_t>(a[2]);
+      return host(n == nr::bind ? ::bind(fd, addr, len) : ::connect(fd, addr, len));
+    }
+    case nr::listen: return host(::listen(fd, static_cast<int>(a[1])));
+    case nr::shutdown: return host(::shutdown(fd, static_cast<int>(a[1])));
+    case nr::accept:
+    case nr::accept4: {
+      AddrOut o;
+      if (a[1]) o = addr_out(a[1], a[2], err);  // without an address, the length is not looked at
+      if (err) return err;
+      return host(::accept4(fd, o.addr, o.len, n == nr::accept4 ? static_cast<int>(a[3]) : 0));
+    }
+    case nr::getsockname:
+    case nr::getpeername: {
+      AddrOut o = addr_out(a[1], a[2], err);
+      if (err) return err;
+      return host(n == nr::getsockname ? ::getsockname(fd, o.addr, o.len) : ::getpeername(fd, o.addr, o.len));
+    }
+    case nr::sendto: {
+      const void* buf = guest_ptr(a[1], a[2], 1, R);
+      if (!buf && a[2]) return -EFAULT;
+      const sockaddr* addr = a[4] ? addr_in(a[4], a[5], err) : nullptr;
+      if (err) return err;
+      return host(::sendto(fd, buf, a[2], static_cast<int>(a[3]), addr, addr ? static_cast<socklen_t>(a[5]) : 0));
+    }
+    default: {  // recvfrom
+      void* buf = guest_ptr(a[1], a[2], 1, W);
+      if (!buf && a[2]) return -EFAULT;
+      AddrOut o;
+      if (a[4]) o = addr_out(a[4], a[5], err);
+      if (err) return err;
+      return host(::recvfrom(fd, buf, a[2], static_cast<int>(a[3]), o.addr, o.len));
+    }
+  }
+}
+
+int64_t LinuxUser::sys_sockopt(uint64_t n, const std::array<uint64_t, 6>& a) {
+  const int fd = guest_fd(a[0]), level = static_cast<int>(a[1]), name = static_cast<int>(a[2]);
+  const bool set = n == nr::setsockopt;
+  if (option_has_pointers(level, name, set)) {
+    warn_once(n << 40 | uint64_t(static_cast<uint32_t>(level)) << 16 | static_cast<uint16_t>(name),
+              fmt::format("{}sockopt level {} option {} is not implemented; returning -ENOPROTOOPT", set ? "set" : "get",
+                          level, name));
+    return -ENOPROTOOPT;
+  }
+  if (!set) {
+    auto* len = static_cast<socklen_t*>(guest_ptr(a[4], 1, sizeof(socklen_t), R | W));
+    if (!len) return -EFAULT;
+    if (static_cast<int>(*len) < 0) return -EINVAL;
+    void* val = guest_ptr(a[3], *len, 1, W);
+    if (!val && *len) return -EFAULT;
+    return host(::getsockopt(fd, level, name, val, len));
+  }
+  const int len = static_cast<int>(a[4]);
+  if (len < 0) return -EINVAL;
+  const void* val = guest_ptr(a[3], static_cast<uint64_t>(len), 1, R);
+  if (!val && len) return -EFAULT;
+  if (level == SOL_SOCKET && (name == SO_ATTACH_BPF || name == SO_ATTACH_REUSEPORT_EBPF) &&
+      static_cast<size_t>(len) >= sizeof(int)) {
+    // The value is a BPF program's descriptor.
+    int prog;
+    std::memcpy(&prog, val, sizeof prog);
+    prog = guest_fd(static_cast<uint64_t>(prog));
+    return host(::setsockopt(fd, level, name, &prog, sizeof prog));
+  }
+  if (level == SOL_SOCKET && (name == SO_ATTACH_FILTER || name == SO_ATTACH_REUSEPORT_CBPF) &&
+      static_cast<size_t>(len) == sizeof(sock_fprog)) {
+    // struct sock_fprog (the same on both ABIs) points at the classic BPF instructions.
+    sock_fprog prog;
+    std::memcpy(&prog, val, sizeof prog);
+    if (prog.filter) {
+      const uint64_t va = reinterpret_cast<uintptr_t>(prog.filter);
+      prog.filter = static_cast<sock_filter*>(guest_ptr(va, prog.len, sizeof(sock_filter), R));
+      if (!prog.filter) return -EFAULT;
+    }
+    return host(::setsockopt(fd, level, name, &prog, sizeof prog));
+  }
+  return host(::setsockopt(fd, level, name, val, static_cast<socklen_t>(len)));
+}
+
+// A guest's message as the host takes it: the iovecs translated, and for sendmsg a copy of the
+// control data, whose SCM_RIGHTS descriptors are the guest's.
+struct LinuxUser::HostMsg {
+  msghdr h{};
+  std::vector<iovec> iov;
+  std::vector<uint8_t> control;
+};
+
+int64_t LinuxUser::host_msghdr(const msghdr& g, bool send, HostMsg& m) {
+  // As net/socket.c's __copy_msghdr: no name, no length; a length clamped to sockaddr_storage.
+  const int prot = send ? R : W;
+  const int namelen = g.msg_name ? static_cast<int>(g.msg_namelen) : 0;
+  if (namelen < 0) return -EINVAL;
+  m.h.msg_namelen = std::min<socklen_t>(static_cast<socklen_t>(namelen), sizeof(sockaddr_storage));
+  if (m.h.msg_namelen) {
+    m.h.msg_name = guest_ptr(reinterpret_cast<uintptr_t>(g.msg_name), m.h.msg_namelen, 1, prot);
+    if (!m.h.msg_name) return -EFAULT;
+  }
+  if (g.msg_iovlen > kMaxIov) return -EMSGSIZE;
+  int64_t err = 0;
+  const uint64_t* iov = guest_iov(reinterpret_cast<uintptr_t>(g.msg_iov), g.msg_iovlen, err);
+  if (err) return err;
+  if (!host_iov(iov, g.msg_iovlen, prot, m.iov)) return -EFAULT;
+  m.h.msg_iov = m.iov.data();
+  m.h.msg_iovlen = m.iov.size();
+  if (!g.msg_controllen) return 0;
+  const uint64_t control_va = reinterpret_cast<uintptr_t>(g.msg_control);
+  if (!send) {
+    m.h.msg_control = guest_ptr(control_va, g.msg_controllen, 1, W);
+    m.h.msg_controllen = g.msg_controllen;
+    return m.h.msg_control ? 0 : -EFAULT;
+  }
+  if (g.msg_controllen > INT_MAX || g.msg_controllen > kMaxControl) return -ENOBUFS;
+  const auto* control = static_cast<const uint8_t*>(guest_ptr(control_va, g.msg_controllen, 1, R));
+  if (!control) return -EFAULT;
+  m.control.assign(control, control + g.msg_controllen);
+  m.h.msg_control = m.control.data();
+  m.h.msg_controllen = m.control.size();
+  // Any descriptor of brisk's becomes -1, which the host refuses (EBADF); a malformed header, the
+  // host refuses too (EINVAL).
+  const uint8_t* end = m.control.data() + m.control.size();
+  for (cmsghdr* c = CMSG_FIRSTHDR(&m.h); c; c = CMSG_NXTHDR(&m.h, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS || c->cmsg_len < CMSG_LEN(0)) continue;
+    const uint64_t bytes = std::min<uint64_t>(c->cmsg_len, static_cast<uint64_t>(end - reinterpret_cast<uint8_t*>(c)));
+    auto* fds = reinterpret_cast<uint8_t*>(CMSG_DATA(c));
+    for (uint64_t k = 0; k + sizeof(int) <= bytes - CMSG_LEN(0); k += sizeof(int)) {
+      int v;
+      std::memcpy(&v, fds + k, sizeof v);
+      v = guest_fd(static_cast<uint64_t>(v));
+      std::memcpy(fds + k, &v, sizeof v);
+    }
+  }
+  return 0;
+}
+
+int64_t LinuxUser::sys_msg(uint64_t n, const std::array<uint64_t, 6>& a) {
+  const int fd = guest_fd(a[0]);
+  const bool send = n == nr::sendmsg || n == nr::sendmmsg;
+  if (n == nr::sendmsg || n == nr::recvmsg) {
+    auto* g = static_cast<msghdr*>(guest_ptr(a[1], 1, sizeof(msghdr), send ? R : R | W));
+    if (!g) return -EFAULT;
+    msghdr copy = *g;
+    HostMsg m;
+    if (const int64_t err = host_msghdr(copy, send, m)) return err;
+    const int flags = static_cast<int>(a[2]);
+    if (send) return host(::sendmsg(fd, &m.h, flags));
+    const int64_t r = host(::recvmsg(fd, &m.h, flags));
+    if (r < 0) return r;
+    if (copy.msg_name) g->msg_namelen = m.h.msg_namelen;
+    g->msg_controllen = m.h.msg_controllen;
+    g->msg_flags = m.h.msg_flags;
+    return r;
+  }
+  // sendmmsg, recvmmsg: as Linux, the messages up to the first bad one are still sent or received.
+  const uint64_t vlen = std::min<uint64_t>(static_cast<unsigned>(a[2]), kMaxIov);
+  auto* g = static_cast<RvMmsghdr*>(guest_ptr(a[1], vlen, sizeof(RvMmsghdr), R | W));
+  if (!g && vlen) return -EFAULT;
+  timespec* timeout = nullptr;  // the host writes back what is left of it
+  if (n == nr::recvmmsg && a[4]) {
+    timeout = static_cast<timespec*>(guest_ptr(a[4], 1, sizeof(timespec), R | W));
+    if (!timeout) return -EFAULT;
+  }
+  std::vector<HostMsg> msgs(vlen);
+  std::vector<mmsghdr> h(vlen);
+  uint64_t ok = 0;
+  int64_t err = 0;
+  for (; ok < vlen; ok++) {
+    msghdr copy = g[ok].hdr;
+    if ((err = host_msghdr(copy, send, msgs[ok]))) break;
+    h[ok].msg_hdr = msgs[ok].h;
+  }
+  if (!ok) return err;
+  const auto count = static_cast<unsigned>(ok);
+  const int flags = static_cast<int>(a[3]);
+  const int64_t r = send ? host(::sendmmsg(fd, h.data(), count, flags))
+                         : host(::syscall(SYS_recvmmsg, fd, h.data(), count, flags, timeout));
+  for (int64_t k = 0; k < r; k++) {
+    g[k].len = h[k].msg_len;
+    if (send) continue;
+    if (g[k].hdr.msg_name) g[k].hdr.msg_namelen = h[k].msg_hdr.msg_namelen;
+    g[k].hdr.msg_controllen = h[k].msg_hdr.msg_controllen;
+    g[k].hdr.msg_flags = h[k].msg_hdr.msg_flags;
+  }
+  return r;
+}
+
+}  // namespace brisk
