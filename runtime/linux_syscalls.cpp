@@ -271,6 +271,13 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     case nr::tgkill: return sys_kill(n, a);
     case nr::setitimer: return sys_setitimer(a);
     case nr::getitimer: return sys_getitimer(a);
+    case nr::rt_sigqueueinfo:
+    case nr::rt_tgsigqueueinfo: return sys_rt_sigqueueinfo(n, a);
+    case nr::timer_create:
+    case nr::timer_settime:
+    case nr::timer_gettime:
+    case nr::timer_getoverrun:
+    case nr::timer_delete: return sys_timer(n, a);
 
     // --- files ---
     case nr::openat: {
@@ -593,9 +600,11 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     case nr::sendmmsg:
     case nr::recvmmsg: return sys_msg(n, a);
     case nr::memfd_create: {
+      // A name brisk cannot read goes to the host as NULL: Linux checks the flags before the name,
+      // and the host then faults on it as Linux would on the guest's.
       std::string name;
-      if (!guest_string(a[0], name)) return -EFAULT;
-      return host(::syscall(SYS_memfd_create, name.c_str(), static_cast<unsigned>(a[1])));
+      const bool readable = guest_string(a[0], name);
+      return host(::syscall(SYS_memfd_create, readable ? name.c_str() : nullptr, static_cast<unsigned>(a[1])));
     }
 
     // --- memory ---

@@ -85,6 +85,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
     uint8_t rest[96] = {};
   };
   static_assert(sizeof(SigInfo) == 128);
+  // POSIX timers a process may have at once; timer_create answers EAGAIN beyond.
+  static constexpr int kMaxTimers = 256;
 
  private:
   void build_stack(const struct LoadedElf& exe, uint64_t interp_base);
@@ -237,6 +239,19 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int64_t sys_kill(uint64_t n, const std::array<uint64_t, 6>& a);
   int64_t sys_setitimer(const std::array<uint64_t, 6>& a);
   int64_t sys_getitimer(const std::array<uint64_t, 6>& a);
+  int64_t sys_rt_sigqueueinfo(uint64_t n, const std::array<uint64_t, 6>& a);
+  // timer_create, timer_settime, timer_gettime, timer_getoverrun, timer_delete.
+  int64_t sys_timer(uint64_t n, const std::array<uint64_t, 6>& a);
+  // A POSIX timer the guest made: a host timer whose signal brisk turns into the guest's.
+  struct PosixTimer {
+    bool used = false;
+    int host = 0;             // the host's timer id
+    int notify = 0, signo = 0;
+    uint64_t value = 0;       // sigev_value
+    int overrun = 0;          // of the signal raised last
+  };
+  // Timer id's expirations since the last: its signal, or overruns while it is still pending.
+  void timer_expired(int id, uint32_t count);
   // A blocking host call that a guest signal interrupts: -EINTR at once if one is deliverable (with
   // `mask` in force as the guest's mask, when given, as for ppoll and rt_sigsuspend), else
   // wait(host_mask), which must pass host_mask to a host call that installs it atomically while it
@@ -265,6 +280,11 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   void restore_host_signals();
   timer_t itimer_{};  // ITIMER_REAL, on the host
   bool itimer_made_ = false;
+  struct PosixTimers {
+    std::array<PosixTimer, kMaxTimers> slot{};  // indexed by the guest's timer id
+    int next = 0;                               // the id timer_create tries first
+  };
+  PosixTimers timers_;
 };
 
 }  // namespace brisk

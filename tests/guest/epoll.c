@@ -1,6 +1,7 @@
-/* epoll, eventfd, timerfd and inotify as Linux gives them to a riscv64 program: exact events and
+/* epoll, eventfd, timerfd, inotify and memfd as Linux gives them to a riscv64 program: exact events and
  * 64-bit data values (riscv64's struct epoll_event is 16 bytes, x86-64's packed 12), EPOLLONESHOT,
- * timeouts, epoll_pwait's signal mask, a timerfd's expiry count, inotify's events, and the errors. */
+ * timeouts, epoll_pwait's signal mask, a timerfd's expiry count, inotify's events, memfd_create,
+ * and the errors. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -283,10 +284,43 @@ static void test_inotify(void) {
     CHECK_EQ(rmdir(dir), 0);
 }
 
+/* memfd_create: a file in memory, its name in /proc/self/fd, and Linux's order of checks. */
+static void test_memfd(void) {
+    int fd = memfd_create("brisk-memfd", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    CHECK(fd >= 0);
+    CHECK_EQ(fcntl(fd, F_GETFD), FD_CLOEXEC);
+    CHECK_EQ(write(fd, "memory", 6), 6);
+    char buf[16] = {0};
+    CHECK_EQ(pread(fd, buf, sizeof buf, 0), 6);
+    CHECK_STR(buf, "memory");
+    CHECK_EQ(fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE), 0);
+    CHECK_EQ(write(fd, "x", 1), -1);
+    CHECK_EQ(errno, EPERM);
+    char link[64], target[64] = {0};
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    CHECK(readlink(link, target, sizeof target - 1) > 0);
+    CHECK_STR(target, "/memfd:brisk-memfd (deleted)");
+    close(fd);
+    CHECK_EQ(memfd_create("x", 0x1000), -1);
+    CHECK_EQ(errno, EINVAL);
+    CHECK_EQ(memfd_create((const char *)8, 0), -1);
+    CHECK_EQ(errno, EFAULT);
+#ifndef GUEST_QEMU_REF /* qemu-riscv64 7.2 reads the name first */
+    CHECK_EQ(memfd_create((const char *)8, 0x1000), -1);
+    CHECK_EQ(errno, EINVAL);
+#endif
+    char longname[300];
+    memset(longname, 'n', sizeof longname - 1);
+    longname[sizeof longname - 1] = 0;
+    CHECK_EQ(memfd_create(longname, 0), -1);
+    CHECK_EQ(errno, EINVAL);
+}
+
 int main(void) {
     test_pipe_eventfd();
     test_pwait_mask();
     test_timerfd();
     test_inotify();
+    test_memfd();
     return 0;
 }
