@@ -127,12 +127,10 @@ static void test_scm_rights(void) {
     int on = 1;
     CHECK_EQ(setsockopt(sv[1], SOL_SOCKET, SO_PASSCRED, &on, sizeof on), 0);
     CHECK_EQ(send(sv[0], "c", 1, 0), 1);
-    char cbuf[4];
-    struct iovec ci = {cbuf, sizeof cbuf};
-    struct msghdr cm = {.msg_iov = &ci, .msg_iovlen = 1, .msg_control = control.bytes,
-                        .msg_controllen = sizeof control.bytes};
-    CHECK_EQ(recvmsg(sv[1], &cm, 0), 1);
-    c = CMSG_FIRSTHDR(&cm);
+    trunc.msg_controllen = sizeof control.bytes;
+    CHECK_EQ(recvmsg(sv[1], &trunc, 0), 1);
+    CHECK_EQ(trunc.msg_flags, 0);
+    c = CMSG_FIRSTHDR(&trunc);
     CHECK(c != NULL);
     CHECK_EQ(c->cmsg_type, SCM_CREDENTIALS);
     struct ucred cred;
@@ -142,53 +140,43 @@ static void test_scm_rights(void) {
     CHECK_EQ(cred.gid, getgid());
 
     /* Bad pointers inside the message, and too many iovecs. */
-    struct msghdr bad = {.msg_iov = (struct iovec *)8, .msg_iovlen = 1};
-    CHECK_EQ(sendmsg(sv[0], &bad, 0), -1);
-    CHECK_EQ(errno, EFAULT);
+    struct iovec bad_base = {(void *)8, 4}, ok = {buf, 1};
+    const struct {
+        struct msghdr msg;
+        int err;
+    } cases[] = {
+        {{.msg_iov = (struct iovec *)8, .msg_iovlen = 1}, EFAULT},
+        {{.msg_iov = &bad_base, .msg_iovlen = 1}, EFAULT},
+        {{.msg_iov = &ok, .msg_iovlen = 1, .msg_control = (void *)8, .msg_controllen = 32}, EFAULT},
+        {{.msg_name = (void *)8, .msg_namelen = 16, .msg_iov = &ok, .msg_iovlen = 1}, EFAULT},
+        {{.msg_iov = &ok, .msg_iovlen = 1025}, EMSGSIZE},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        struct msghdr m = cases[k].msg;
+        CHECK_EQ(sendmsg(sv[0], &m, 0), -1);
+        CHECK_EQ(errno, cases[k].err);
+    }
+    struct msghdr bad = cases[0].msg;
     CHECK_EQ(recvmsg(sv[1], &bad, MSG_DONTWAIT), -1);
     CHECK_EQ(errno, EFAULT);
-    struct iovec bad_base = {(void *)8, 4};
-    bad.msg_iov = &bad_base;
-    CHECK_EQ(sendmsg(sv[0], &bad, 0), -1);
-    CHECK_EQ(errno, EFAULT);
-    struct iovec ok = {buf, 1};
-    bad.msg_iov = &ok;
-    bad.msg_control = (void *)8;
-    bad.msg_controllen = 32;
-    CHECK_EQ(sendmsg(sv[0], &bad, 0), -1);
-    CHECK_EQ(errno, EFAULT);
-    bad.msg_control = NULL;
-    bad.msg_controllen = 0;
-    bad.msg_name = (void *)8;
-    bad.msg_namelen = 16;
-    CHECK_EQ(sendmsg(sv[0], &bad, 0), -1);
-    CHECK_EQ(errno, EFAULT);
-    bad.msg_name = NULL;
-    bad.msg_iovlen = 1025;
-    CHECK_EQ(sendmsg(sv[0], &bad, 0), -1);
-    CHECK_EQ(errno, EMSGSIZE);
     CHECK_EQ(sendmsg(sv[0], (struct msghdr *)8, 0), -1);
     CHECK_EQ(errno, EFAULT);
 
     /* sendmmsg and recvmmsg: two datagrams at once, each length reported. */
-    struct iovec m_iov[2] = {{"first", 5}, {"second!", 7}};
-    struct mmsghdr out[2];
+    char r0[16] = {0}, r1[16] = {0};
+    struct iovec m_iov[4] = {{"first", 5}, {"second!", 7}, {r0, sizeof r0}, {r1, sizeof r1}};
+    struct mmsghdr out[2], in[2];
     memset(out, 0, sizeof out);
-    out[0].msg_hdr.msg_iov = &m_iov[0];
-    out[0].msg_hdr.msg_iovlen = 1;
-    out[1].msg_hdr.msg_iov = &m_iov[1];
-    out[1].msg_hdr.msg_iovlen = 1;
+    memset(in, 0, sizeof in);
+    for (int k = 0; k < 2; k++) {
+        out[k].msg_hdr.msg_iov = &m_iov[k];
+        out[k].msg_hdr.msg_iovlen = 1;
+        in[k].msg_hdr.msg_iov = &m_iov[2 + k];
+        in[k].msg_hdr.msg_iovlen = 1;
+    }
     CHECK_EQ(sendmmsg(sv[0], out, 2, 0), 2);
     CHECK_EQ(out[0].msg_len, 5);
     CHECK_EQ(out[1].msg_len, 7);
-    char r0[16] = {0}, r1[16] = {0};
-    struct iovec in_iov[2] = {{r0, sizeof r0}, {r1, sizeof r1}};
-    struct mmsghdr in[2];
-    memset(in, 0, sizeof in);
-    in[0].msg_hdr.msg_iov = &in_iov[0];
-    in[0].msg_hdr.msg_iovlen = 1;
-    in[1].msg_hdr.msg_iov = &in_iov[1];
-    in[1].msg_hdr.msg_iovlen = 1;
     CHECK_EQ(recvmmsg(sv[1], in, 2, MSG_DONTWAIT, NULL), 2);
     CHECK_EQ(in[0].msg_len, 5);
     CHECK_EQ(in[1].msg_len, 7);
