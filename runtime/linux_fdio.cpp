@@ -320,19 +320,23 @@ int64_t LinuxUser::host_msghdr(const msghdr& g, bool send, HostMsg& m) {
   m.control.assign(control, control + g.msg_controllen);
   m.h.msg_control = m.control.data();
   m.h.msg_controllen = m.control.size();
-  // Any descriptor of brisk's becomes -1, which the host refuses (EBADF); a malformed header, the
-  // host refuses too (EINVAL).
-  const uint8_t* end = m.control.data() + m.control.size();
-  for (cmsghdr* c = CMSG_FIRSTHDR(&m.h); c; c = CMSG_NXTHDR(&m.h, c)) {
-    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS || c->cmsg_len < CMSG_LEN(0)) continue;
-    const uint64_t bytes = std::min<uint64_t>(c->cmsg_len, static_cast<uint64_t>(end - reinterpret_cast<uint8_t*>(c)));
-    auto* fds = reinterpret_cast<uint8_t*>(CMSG_DATA(c));
-    for (uint64_t k = 0; k + sizeof(int) <= bytes - CMSG_LEN(0); k += sizeof(int)) {
-      int v;
-      std::memcpy(&v, fds + k, sizeof v);
-      v = guest_fd(static_cast<uint64_t>(v));
-      std::memcpy(fds + k, &v, sizeof v);
+  // Any descriptor of brisk's becomes -1, which the host refuses (EBADF). The walk stops where the
+  // host's would (net/core/scm.c: CMSG_OK) and refuse the message (EINVAL).
+  uint8_t* data = m.control.data();
+  const uint64_t size = m.control.size();
+  for (uint64_t off = 0; off + sizeof(cmsghdr) <= size;) {
+    cmsghdr c;
+    std::memcpy(&c, data + off, sizeof c);
+    if (c.cmsg_len < sizeof(cmsghdr) || c.cmsg_len > size - off) break;
+    if (c.cmsg_level == SOL_SOCKET && c.cmsg_type == SCM_RIGHTS) {
+      for (uint64_t at = off + CMSG_LEN(0); at + sizeof(int) <= off + c.cmsg_len; at += sizeof(int)) {
+        int v;
+        std::memcpy(&v, data + at, sizeof v);
+        v = guest_fd(static_cast<uint64_t>(v));
+        std::memcpy(data + at, &v, sizeof v);
+      }
     }
+    off += CMSG_ALIGN(c.cmsg_len);
   }
   return 0;
 }
