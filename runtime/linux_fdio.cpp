@@ -1,14 +1,19 @@
-// Descriptors beyond plain files, in user mode: epoll, eventfd, timerfd, inotify and sockets. The host
-// kernel does the work; brisk checks every guest pointer (those inside struct msghdr too), keeps its
-// own descriptors out of the guest's reach (guest_fd, SCM_RIGHTS, the BPF options), and converts
-// struct epoll_event, the one structure here whose riscv64 layout differs from x86-64's.
+// Descriptors beyond plain files, in user mode: signalfd, epoll, eventfd, timerfd, inotify and sockets.
+// The host kernel does the work, but for signalfd, whose signals are the guest's (brisk emulates
+// them, runtime/linux_signals.cpp); brisk checks every guest pointer (those inside struct msghdr
+// too), keeps its own descriptors out of the guest's reach (guest_fd, SCM_RIGHTS, the BPF options),
+// and converts struct epoll_event, the one structure here whose riscv64 layout differs from x86-64's.
 //
 // AF_UNIX socket paths are the guest's paths as given: --sysroot does not apply to them, as QEMU's
 // linux-user does not remap them either (the sysroot holds libraries, not the sockets a program
 // talks to).
+#include <dirent.h>
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <netinet/in.h>
@@ -17,10 +22,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
 
+#include "runtime/diag.h"
 #include "runtime/linux_syscall_nr.h"
 #include "runtime/linux_user.h"
 
@@ -58,6 +65,74 @@ struct RvMmsghdr {
 };
 static_assert(sizeof(RvMmsghdr) == sizeof(mmsghdr) && sizeof(msghdr) == 56);
 
+// struct signalfd_siginfo (include/uapi/linux/signalfd.h): one layout on every architecture.
+struct RvSignalfdSiginfo {
+  uint32_t signo;
+  int32_t errno_, code;
+  uint32_t pid, uid;
+  int32_t fd;
+  uint32_t tid, band, overrun, trapno;
+  int32_t status, int_;
+  uint64_t ptr, utime, stime, addr;
+  uint16_t addr_lsb, pad2;
+  int32_t syscall;
+  uint64_t call_addr;
+  uint32_t arch;
+  uint8_t pad[28];
+};
+static_assert(sizeof(RvSignalfdSiginfo) == 128);
+
+// What a signalfd read reports of a pending signal: the siginfo fields its si_code's layout has
+// (kernel/signal.c siginfo_layout, fs/signalfd.c signalfd_copyinfo).
+RvSignalfdSiginfo to_signalfd(const LinuxUser::SigInfo& si) {
+  RvSignalfdSiginfo o{};
+  o.signo = static_cast<uint32_t>(si.signo);
+  o.errno_ = si.errno_;
+  o.code = si.code;
+  const auto lo = static_cast<uint32_t>(si.word0), hi = static_cast<uint32_t>(si.word0 >> 32);
+  const bool fault = si.signo == SIGSEGV || si.signo == SIGBUS || si.signo == SIGILL || si.signo == SIGFPE ||
+                     si.signo == SIGTRAP;
+  if (si.code == SI_TIMER) {
+    o.tid = lo;
+    o.overrun = hi;
+    o.ptr = si.word1;
+    o.int_ = static_cast<int32_t>(si.word1);
+  } else if (si.code > SI_USER && si.code < SI_KERNEL && fault) {
+    o.addr = si.word0;
+  } else if (si.code == SI_SIGIO || (si.code > SI_USER && si.code < SI_KERNEL && si.signo == SIGPOLL)) {
+    o.band = static_cast<uint32_t>(si.word0);
+    o.fd = static_cast<int32_t>(si.word1);
+  } else {
+    o.pid = lo;
+    o.uid = hi;
+    if (si.code > SI_USER && si.code < SI_KERNEL && si.signo == SIGCHLD) {
+      o.status = static_cast<int32_t>(si.word1);
+      std::memcpy(&o.utime, si.rest, 8);
+      std::memcpy(&o.stime, si.rest + 8, 8);
+    } else if (si.code < 0) {
+      o.ptr = si.word1;
+      o.int_ = static_cast<int32_t>(si.word1);
+    }
+  }
+  return o;
+}
+
+// Whether any descriptor of the guest's is the file (dev, ino).
+bool guest_has_file(uint64_t dev, uint64_t ino) {
+  DIR* d = opendir("/proc/self/fd");
+  if (!d) return true;  // cannot tell: keep it
+  bool found = false;
+  const int self = dirfd(d);
+  while (dirent* e = readdir(d)) {
+    const int fd = std::atoi(e->d_name);
+    struct stat st;
+    if (e->d_name[0] == '.' || fd == self || own_fd(fd) || fstat(fd, &st) != 0) continue;
+    if ((found = st.st_dev == dev && st.st_ino == ino)) break;
+  }
+  closedir(d);
+  return found;
+}
+
 // Socket options whose values hold user pointers, which the host would follow into brisk's memory:
 // the netfilter tables (IPT/IP6T/ARPT/EBT_SO_SET_REPLACE and _ADD_COUNTERS, EBT_SO_GET_ENTRIES and
 // _GET_INIT_ENTRIES), AF_XDP's UMEM, and PACKET_FANOUT_DATA's filter.
@@ -70,6 +145,98 @@ bool option_has_pointers(int level, int name, bool set) {
 }
 
 }  // namespace
+
+// --- signalfd ---
+
+int64_t LinuxUser::sys_signalfd4(const std::array<uint64_t, 6>& a) {
+  // fs/signalfd.c's order: the mask's size, the mask, the flags, then the descriptor.
+  if (a[2] != 8) return -EINVAL;
+  auto* m = static_cast<const uint64_t*>(guest_ptr(a[1], 1, 8, R));
+  if (!m) return -EFAULT;
+  const uint64_t mask = *m & ~((1ull << (SIGKILL - 1)) | (1ull << (SIGSTOP - 1)));
+  const int flags = static_cast<int>(a[3]);
+  if (flags & ~(SFD_CLOEXEC | SFD_NONBLOCK)) return -EINVAL;
+  const int ufd = static_cast<int>(a[0]);
+  if (ufd != -1) {
+    struct stat st;
+    if (fstat(guest_fd(a[0]), &st) != 0) return -errno;
+    SignalFd* s = signalfd_of(guest_fd(a[0]));
+    if (!s) return -EINVAL;
+    s->mask = mask;
+    update_signalfds();
+    return ufd;
+  }
+  // A pipe no descriptor of the guest's reads any more serves again; else a new one.
+  auto s = std::find_if(signalfds_.begin(), signalfds_.end(),
+                        [](const SignalFd& f) { return !guest_has_file(f.dev, f.ino); });
+  if (s == signalfds_.end()) {
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) return -errno;
+    SignalFd f;
+    f.reader = adopt_own_fd(p[0]);
+    f.writer = adopt_own_fd(p[1]);
+    struct stat st;
+    if (f.reader < 0 || f.writer < 0 || fstat(f.reader, &st) != 0) {
+      const int e = errno;
+      if (f.reader >= 0) close(f.reader);
+      if (f.writer >= 0) close(f.writer);
+      return -e;
+    }
+    f.dev = st.st_dev;
+    f.ino = st.st_ino;
+    s = signalfds_.insert(signalfds_.end(), f);
+  }
+  const int fd = fcntl(s->reader, flags & SFD_CLOEXEC ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
+  if (fd < 0) return -errno;
+  fcntl(fd, F_SETFL, flags & SFD_NONBLOCK ? O_NONBLOCK : 0);
+  s->mask = mask;
+  update_signalfds();
+  return fd;
+}
+
+LinuxUser::SignalFd* LinuxUser::signalfd_of(int fd) {
+  struct stat st;
+  if (signalfds_.empty() || fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode)) return nullptr;
+  for (SignalFd& s : signalfds_)
+    if (s.dev == st.st_dev && s.ino == st.st_ino) return &s;
+  return nullptr;
+}
+
+void LinuxUser::update_signalfds() {
+  for (SignalFd& s : signalfds_) {
+    const bool want = (thread_.pending & s.mask) != 0;
+    if (want == s.ready) continue;
+    char byte = 0;
+    // The pipe holds at most this one byte: neither call blocks.
+    if ((want ? ::write(s.writer, &byte, 1) : ::read(s.reader, &byte, 1)) == 1) s.ready = want;
+  }
+}
+
+int64_t LinuxUser::signalfd_read(SignalFd& s, int fd, uint64_t buf, uint64_t len) {
+  const uint64_t count = len / sizeof(RvSignalfdSiginfo);
+  if (!count) return -EINVAL;
+  auto* out = static_cast<RvSignalfdSiginfo*>(guest_ptr(buf, count, sizeof(RvSignalfdSiginfo), W));
+  if (!out) return -EFAULT;
+  const int fl = fcntl(fd, F_GETFL);
+  for (;;) {
+    take_host_signals();
+    uint64_t n = 0;
+    for (uint64_t ready; n < count && (ready = thread_.pending & s.mask); n++) {
+      const int sig = __builtin_ctzll(ready) + 1;
+      thread_.pending &= ~(1ull << (sig - 1));
+      out[n] = to_signalfd(thread_.info[sig]);
+    }
+    update_signalfds();
+    if (n) return static_cast<int64_t>(n * sizeof(RvSignalfdSiginfo));
+    if (fl & O_NONBLOCK) return -EAGAIN;
+    // Until a signal it watches is raised, or another deliverable one interrupts it (then as Linux's
+    // -ERESTARTSYS: restarted after a handler with SA_RESTART).
+    const int64_t r = wait_signals(std::nullopt, [](const sigset_t* host_mask) {
+      return host(::syscall(SYS_ppoll, nullptr, 0, nullptr, host_mask, _NSIG / 8));
+    });
+    if (r == -EINTR && !(thread_.pending & s.mask) && next_signal()) return -EINTR;
+  }
+}
 
 // --- epoll ---
 

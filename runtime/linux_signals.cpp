@@ -190,6 +190,7 @@ void LinuxUser::raise_signal(const SigInfo& info) {
   const uint64_t bit = sig_bit(info.signo);
   if (!(thread_.pending & bit)) thread_.info[info.signo] = info;  // one of each non-real-time signal is queued
   thread_.pending |= bit;
+  update_signalfds();
   if (!(thread_.mask & bit)) hart_.request_exit();
 }
 
@@ -260,6 +261,7 @@ bool LinuxUser::deliver_signals(Hart& h, uint64_t syscall_nr, uint64_t orig_a0) 
     return true;
   }
   thread_.pending &= ~sig_bit(sig);
+  update_signalfds();
   if (sigactions_[sig].handler == reinterpret_cast<uint64_t>(SIG_DFL)) {
     const SigInfo& info = thread_.info[sig];
     const int pid = static_cast<int>(info.word0);
@@ -450,6 +452,7 @@ int64_t LinuxUser::sys_rt_sigtimedwait(const std::array<uint64_t, 6>& a) {
     if (const uint64_t ready = thread_.pending & set) {
       const int sig = __builtin_ctzll(ready) + 1;
       thread_.pending &= ~sig_bit(sig);
+      update_signalfds();
       if (a[1]) {
         auto* info = static_cast<SigInfo*>(guest_ptr(a[1], 1, sizeof(SigInfo), PROT_WRITE));
         if (!info) return -EFAULT;

@@ -323,6 +323,8 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       const bool writing = n == nr::write || n == nr::pwrite64, positioned = n == nr::pread64 || n == nr::pwrite64;
       if (is_mem_file(fd(0)))
         return mem_file_rw(fd(0), a[1], a[2], positioned ? std::optional<uint64_t>(a[3]) : std::nullopt, writing);
+      if (n == nr::read)
+        if (SignalFd* s = signalfd_of(fd(0))) return signalfd_read(*s, fd(0), a[1], a[2]);
       void* p = ptr(a[1], a[2], writing ? R : W);
       if (!p) return -EFAULT;
       switch (n) {
@@ -569,7 +571,8 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       if (a[4] && !ts) return -EFAULT;
       return host(::syscall(SYS_pselect6, nfds, sets[0], sets[1], sets[2], ts, nullptr));
     }
-    // --- epoll, eventfd, timerfd, inotify and sockets (runtime/linux_fdio.cpp) ---
+    // --- signalfd, epoll, eventfd, timerfd, inotify and sockets (runtime/linux_fdio.cpp) ---
+    case nr::signalfd4: return sys_signalfd4(a);
     case nr::epoll_create1: return host(::syscall(SYS_epoll_create1, i(0)));
     case nr::epoll_ctl: return sys_epoll_ctl(a);
     case nr::epoll_pwait:

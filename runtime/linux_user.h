@@ -140,7 +140,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   // parent's wait sees it.
   [[noreturn]] void exit_child(int status);
 
-  // --- epoll, eventfd, timerfd, inotify and sockets (runtime/linux_fdio.cpp) ---
+  // --- signalfd, epoll, eventfd, timerfd, inotify and sockets (runtime/linux_fdio.cpp) ---
   int64_t sys_epoll_ctl(const std::array<uint64_t, 6>& a);
   int64_t sys_epoll_wait(uint64_t n, const std::array<uint64_t, 6>& a);
   // timerfd_settime and timer_settime: the new value read from new_va, the old one written to
@@ -153,6 +153,22 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int64_t sys_msg(uint64_t n, const std::array<uint64_t, 6>& a);
   struct HostMsg;
   int64_t host_msghdr(const msghdr& g, bool send, HostMsg& m);
+  // A guest's signalfd is a descriptor of the read end of a host pipe that holds one byte while a
+  // signal it watches is pending for the guest, so that poll and epoll see it ready; brisk keeps
+  // its own read and write ends, and reads it as Linux would (struct signalfd_siginfo).
+  struct SignalFd {
+    uint64_t mask = 0;
+    uint64_t dev = 0, ino = 0;  // of the pipe
+    int reader = -1, writer = -1;
+    bool ready = false;
+  };
+  std::vector<SignalFd> signalfds_;
+  int64_t sys_signalfd4(const std::array<uint64_t, 6>& a);
+  // The signalfd the guest's descriptor fd is, or nullptr.
+  SignalFd* signalfd_of(int fd);
+  int64_t signalfd_read(SignalFd& s, int fd, uint64_t buf, uint64_t len);
+  // Makes each signalfd ready exactly while a signal it watches is pending: after the pending set changed.
+  void update_signalfds();
 
   // --- brisk's own /proc/<pid> entries, as Linux would show them to the guest (runtime/linux_proc.cpp) ---
   enum class ProcEntry { None, Mem, Maps, Cmdline, Environ, Auxv, Stat, Status, Statm, Comm, Exe, Denied, Hidden };

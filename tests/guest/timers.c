@@ -1,11 +1,16 @@
 /* POSIX timers as Linux gives them to a riscv64 program: SIGEV_SIGNAL and SIGEV_THREAD_ID timers
  * running a SIGRTMIN handler with SI_TIMER, the timer's id and si_value; overruns while the signal
- * is blocked; SIGEV_NONE; timer_gettime, timer_getoverrun, timer_delete and their errors; and
- * sigqueue (rt_sigqueueinfo) to the program itself. */
+ * is blocked; SIGEV_NONE; timer_gettime, timer_getoverrun, timer_delete and their errors;
+ * sigqueue (rt_sigqueueinfo) to the program itself; and signalfd reading the program's pending
+ * signals, ready for poll and epoll while one is pending. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,10 +21,11 @@
 /* si_timerid is the kernel's id of the timer, which glibc keeps in timer_t. qemu-riscv64 7.2 gives
  * the guest ids of its own (0x0caf0000 plus an index), and the host's in si_timerid. */
 #ifdef GUEST_QEMU_REF
-#define CHECK_TIMERID(t)
+#define CHECK_TIMERID_OF(id, t)
 #else
-#define CHECK_TIMERID(t) CHECK_EQ(last_timerid, (int)(intptr_t)(t))
+#define CHECK_TIMERID_OF(id, t) CHECK_EQ(id, (int)(intptr_t)(t))
 #endif
+#define CHECK_TIMERID(t) CHECK_TIMERID_OF(last_timerid, t)
 
 static volatile int runs, last_code, last_timerid, last_overrun, last_getoverrun, last_pid;
 static void *volatile last_value;
@@ -224,6 +230,119 @@ static void test_sigqueue(void) {
     CHECK_EQ(errno, EINVAL);
 }
 
+static int poll_in(int fd) {
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    CHECK(poll(&p, 1, 0) >= 0);
+    return p.revents;
+}
+
+static void test_signalfd(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGUSR2);
+    sigaddset(&set, SIGRTMIN + 2);
+    CHECK_EQ(sigprocmask(SIG_BLOCK, &set, NULL), 0);
+    int sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+    CHECK(sfd >= 0);
+    CHECK_EQ(fcntl(sfd, F_GETFD), FD_CLOEXEC);
+    struct signalfd_siginfo si[2];
+    CHECK_EQ(read(sfd, si, sizeof si), -1);
+    CHECK_EQ(errno, EAGAIN);
+    CHECK_EQ(poll_in(sfd), 0);
+
+    /* raise: ready, then read with the sender, and not ready nor pending any more. */
+    CHECK_EQ(raise(SIGUSR2), 0);
+    CHECK_EQ(poll_in(sfd), POLLIN);
+    memset(si, 0, sizeof si);
+    CHECK_EQ(read(sfd, si, sizeof si), sizeof si[0]);
+    CHECK_EQ(si[0].ssi_signo, SIGUSR2);
+    CHECK_EQ(si[0].ssi_code, SI_TKILL);
+    CHECK_EQ(si[0].ssi_pid, getpid());
+    CHECK_EQ(si[0].ssi_uid, getuid());
+    CHECK_EQ(poll_in(sfd), 0);
+    sigset_t pending;
+    CHECK_EQ(sigpending(&pending), 0);
+    CHECK_EQ(sigismember(&pending, SIGUSR2), 0);
+
+    /* Two at once through epoll: the queued value and the other signal. */
+    int epfd = epoll_create1(0);
+    struct epoll_event ev = {.events = EPOLLIN, .data.u64 = 0x5167fd0000000001ull};
+    CHECK_EQ(epoll_ctl(epfd, EPOLL_CTL_ADD, sfd, &ev), 0);
+    CHECK_EQ(epoll_wait(epfd, &ev, 1, 0), 0);
+    union sigval v = {.sival_ptr = VALUE};
+    CHECK_EQ(sigqueue(getpid(), SIGRTMIN + 2, v), 0);
+    CHECK_EQ(raise(SIGUSR2), 0);
+    memset(&ev, 0, sizeof ev);
+    CHECK_EQ(epoll_wait(epfd, &ev, 1, -1), 1);
+    CHECK_EQ(ev.events, EPOLLIN);
+    CHECK_EQ(ev.data.u64, 0x5167fd0000000001ull);
+    CHECK_EQ(read(sfd, si, sizeof si), 2 * sizeof si[0]);
+    CHECK_EQ(si[0].ssi_signo, SIGUSR2);
+    CHECK_EQ(si[1].ssi_signo, SIGRTMIN + 2);
+    CHECK_EQ(si[1].ssi_code, SI_QUEUE);
+    CHECK_EQ(si[1].ssi_pid, getpid());
+    CHECK(si[1].ssi_ptr == (uint64_t)(uintptr_t)VALUE);
+    CHECK_EQ(epoll_wait(epfd, &ev, 1, 0), 0);
+
+    /* A blocking read waits for a timer's signal. */
+    CHECK_EQ(fcntl(sfd, F_SETFL, 0), 0);
+    struct sigevent sev = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGRTMIN + 2, .sigev_value.sival_int = 99};
+    timer_t t;
+    CHECK_EQ(timer_create(CLOCK_MONOTONIC, &sev, &t), 0);
+    struct itimerspec soon = {.it_value = {0, 2000000}};
+    CHECK_EQ(timer_settime(t, 0, &soon, NULL), 0);
+    CHECK_EQ(read(sfd, si, sizeof si), sizeof si[0]);
+    CHECK_EQ(si[0].ssi_signo, SIGRTMIN + 2);
+    CHECK_EQ(si[0].ssi_code, SI_TIMER);
+    CHECK_EQ(si[0].ssi_int, 99);
+    CHECK_EQ(si[0].ssi_overrun, 0);
+    CHECK_TIMERID_OF(si[0].ssi_tid, t);
+    CHECK_EQ(timer_delete(t), 0);
+
+    /* A new mask: SIGUSR2 no longer read; the errors. */
+    sigset_t rt;
+    sigemptyset(&rt);
+    sigaddset(&rt, SIGRTMIN + 2);
+    CHECK_EQ(signalfd(sfd, &rt, 0), sfd);
+    CHECK_EQ(fcntl(sfd, F_SETFL, O_NONBLOCK), 0);
+    CHECK_EQ(raise(SIGUSR2), 0);
+    CHECK_EQ(read(sfd, si, sizeof si), -1);
+    CHECK_EQ(errno, EAGAIN);
+    CHECK_EQ(read(sfd, si, sizeof si[0] - 1), -1);
+    CHECK_EQ(errno, EINVAL);
+    CHECK_EQ(sigqueue(getpid(), SIGRTMIN + 2, v), 0);
+    CHECK_EQ(syscall(SYS_read, sfd, 8, sizeof si), -1);
+    CHECK_EQ(errno, EFAULT);
+    int p[2];
+    CHECK_EQ(pipe(p), 0);
+    CHECK_EQ(signalfd(p[0], &set, 0), -1);
+    CHECK_EQ(errno, EINVAL);
+    CHECK_EQ(signalfd(12345, &set, 0), -1);
+    CHECK_EQ(errno, EBADF);
+    CHECK_EQ(signalfd(-1, &set, 0x10), -1);
+    CHECK_EQ(errno, EINVAL);
+#ifndef GUEST_QEMU_REF /* qemu-riscv64 7.2 takes any mask size */
+    CHECK_EQ(syscall(SYS_signalfd4, -1, &set, 4, 0), -1);
+    CHECK_EQ(errno, EINVAL);
+#endif
+    CHECK_EQ(syscall(SYS_signalfd4, -1, 8, 8, 0), -1);
+    CHECK_EQ(errno, EFAULT);
+    close(p[0]);
+    close(p[1]);
+    close(epfd);
+    close(sfd);
+    /* Still pending: read by a new signalfd, which is ready from the start. */
+    sfd = signalfd(-1, &set, SFD_NONBLOCK);
+    CHECK(sfd >= 0);
+    CHECK_EQ(poll_in(sfd), POLLIN);
+    CHECK_EQ(read(sfd, si, sizeof si), 2 * sizeof si[0]);
+    CHECK_EQ(si[0].ssi_signo, SIGUSR2);
+    CHECK_EQ(si[1].ssi_signo, SIGRTMIN + 2);
+    CHECK_EQ(poll_in(sfd), 0);
+    close(sfd);
+    CHECK_EQ(sigprocmask(SIG_UNBLOCK, &set, NULL), 0);
+}
+
 int main(void) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -236,5 +355,6 @@ int main(void) {
     test_signal_timer();
     test_thread_id_and_none();
     test_sigqueue();
+    test_signalfd();
     return 0;
 }
