@@ -12,6 +12,7 @@
 #include <linux/filter.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
@@ -206,9 +207,13 @@ void LinuxUser::update_signalfds() {
   for (SignalFd& s : signalfds_) {
     const bool want = (thread_.pending & s.mask) != 0;
     if (want == s.ready) continue;
+    // The pipe holds at most this one byte, so the write does not block; the read is only of a byte
+    // there (the guest may have taken it another way, readv, splice).
     char byte = 0;
-    // The pipe holds at most this one byte: neither call blocks.
-    if ((want ? ::write(s.writer, &byte, 1) : ::read(s.reader, &byte, 1)) == 1) s.ready = want;
+    int held = 0;
+    if (want ? ::write(s.writer, &byte, 1) == 1
+             : ioctl(s.reader, FIONREAD, &held) != 0 || held == 0 || ::read(s.reader, &byte, 1) == 1)
+      s.ready = want;
   }
 }
 
