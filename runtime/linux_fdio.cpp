@@ -118,20 +118,20 @@ RvSignalfdSiginfo to_signalfd(const LinuxUser::SigInfo& si) {
   return o;
 }
 
-// Whether any descriptor of the guest's is the file (dev, ino).
-bool guest_has_file(uint64_t dev, uint64_t ino) {
+// The guest's descriptors of the file (dev, ino); false when they cannot be listed.
+bool guest_fds_of(uint64_t dev, uint64_t ino, std::vector<int>& out) {
+  out.clear();
   DIR* d = opendir("/proc/self/fd");
-  if (!d) return true;  // cannot tell: keep it
-  bool found = false;
+  if (!d) return false;
   const int self = dirfd(d);
   while (dirent* e = readdir(d)) {
     const int fd = std::atoi(e->d_name);
     struct stat st;
     if (e->d_name[0] == '.' || fd == self || own_fd(fd) || fstat(fd, &st) != 0) continue;
-    if ((found = st.st_dev == dev && st.st_ino == ino)) break;
+    if (st.st_dev == dev && st.st_ino == ino) out.push_back(fd);
   }
   closedir(d);
-  return found;
+  return true;
 }
 
 // Socket options whose values hold user pointers, which the host would follow into brisk's memory:
@@ -168,8 +168,9 @@ int64_t LinuxUser::sys_signalfd4(const std::array<uint64_t, 6>& a) {
     return ufd;
   }
   // A pipe no descriptor of the guest's reads any more serves again; else a new one.
+  std::vector<int> fds;
   auto s = std::find_if(signalfds_.begin(), signalfds_.end(),
-                        [](const SignalFd& f) { return !guest_has_file(f.dev, f.ino); });
+                        [&](const SignalFd& f) { return guest_fds_of(f.dev, f.ino, fds) && fds.empty(); });
   if (s == signalfds_.end()) {
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0) return -errno;
@@ -193,6 +194,27 @@ int64_t LinuxUser::sys_signalfd4(const std::array<uint64_t, 6>& a) {
   s->mask = mask;
   update_signalfds();
   return fd;
+}
+
+void LinuxUser::signalfds_after_fork() {
+  // The child's signalfds read its own signals: each gets a pipe of its own, under the same
+  // descriptor numbers, brisk's and the guest's, with the same flags.
+  std::vector<int> fds;
+  for (SignalFd& s : signalfds_) {
+    int p[2];
+    struct stat st;
+    if (!guest_fds_of(s.dev, s.ino, fds) || pipe2(p, O_CLOEXEC) != 0) continue;
+    const int status = fcntl(s.reader, F_GETFL);
+    for (int fd : fds) dup3(p[0], fd, fcntl(fd, F_GETFD) & FD_CLOEXEC ? O_CLOEXEC : 0);
+    dup3(p[0], s.reader, O_CLOEXEC);
+    dup3(p[1], s.writer, O_CLOEXEC);
+    close(p[0]);
+    close(p[1]);
+    fcntl(s.reader, F_SETFL, status);
+    if (fstat(s.reader, &st) == 0) s.dev = st.st_dev, s.ino = st.st_ino;
+    s.ready = false;
+  }
+  update_signalfds();
 }
 
 LinuxUser::SignalFd* LinuxUser::signalfd_of(int fd) {

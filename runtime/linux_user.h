@@ -169,6 +169,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int64_t signalfd_read(SignalFd& s, int fd, uint64_t buf, uint64_t len);
   // Makes each signalfd ready exactly while a signal it watches is pending: after the pending set changed.
   void update_signalfds();
+  void signalfds_after_fork();
 
   // --- brisk's own /proc/<pid> entries, as Linux would show them to the guest (runtime/linux_proc.cpp) ---
   enum class ProcEntry { None, Mem, Maps, Cmdline, Environ, Auxv, Stat, Status, Statm, Comm, Exe, Denied, Hidden };

@@ -12,6 +12,7 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -263,6 +264,29 @@ static void test_signalfd(void) {
     sigset_t pending;
     CHECK_EQ(sigpending(&pending), 0);
     CHECK_EQ(sigismember(&pending, SIGUSR2), 0);
+
+    /* A child's signalfd reads the child's signals, which the parent's does not see: the child
+     * starts with none pending, and leaves one unread. */
+    CHECK_EQ(raise(SIGUSR2), 0);
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+        CHECK_EQ(poll_in(sfd), 0);
+        CHECK_EQ(raise(SIGUSR2), 0);
+        CHECK_EQ(poll_in(sfd), POLLIN);
+        CHECK_EQ(read(sfd, si, sizeof si), sizeof si[0]);
+        CHECK_EQ(si[0].ssi_signo, SIGUSR2);
+        CHECK_EQ(si[0].ssi_pid, getpid());
+        CHECK_EQ(raise(SIGUSR2), 0);
+        _exit(0);
+    }
+    int status;
+    CHECK_EQ(waitpid(child, &status, 0), child);
+    CHECK_EQ(status, 0);
+    CHECK_EQ(poll_in(sfd), POLLIN);
+    CHECK_EQ(read(sfd, si, sizeof si), sizeof si[0]);
+    CHECK_EQ(si[0].ssi_pid, getpid());
+    CHECK_EQ(poll_in(sfd), 0);
 
     /* Two at once through epoll: the queued value and the other signal. */
     int epfd = epoll_create1(0);
