@@ -464,10 +464,12 @@ int64_t LinuxUser::sys_sockopt(uint64_t n, const std::array<uint64_t, 6>& a) {
   if (level == SOL_SOCKET && (name == SO_ATTACH_FILTER || name == SO_ATTACH_REUSEPORT_CBPF) &&
       static_cast<size_t>(len) == sizeof(sock_fprog)) {
     // struct sock_fprog (the same on both ABIs) points at the classic BPF instructions.
+    // No instructions, or more than BPF_MAXINSNS: the host refuses them before it reads any.
     sock_fprog prog;
     std::memcpy(&prog, val, sizeof prog);
-    if (prog.filter) {
-      const uint64_t va = reinterpret_cast<uintptr_t>(prog.filter);
+    const uint64_t va = reinterpret_cast<uintptr_t>(prog.filter);
+    prog.filter = nullptr;
+    if (va && prog.len && prog.len <= BPF_MAXINSNS) {
       prog.filter = static_cast<sock_filter*>(guest_ptr(va, prog.len, sizeof(sock_filter), R));
       if (!prog.filter) return -EFAULT;
     }
