@@ -573,7 +573,7 @@ int64_t LinuxUser::sys_msg(uint64_t n, const std::array<uint64_t, 6>& a) {
     if ((err = host_msghdr(copy, send, msgs[ok]))) break;
     h[ok].msg_hdr = msgs[ok].h;
   }
-  if (!ok) return err;
+  if (!ok && err) return err;
   const auto count = static_cast<unsigned>(ok);
   const int flags = static_cast<int>(a[3]);
   const int64_t r = send ? host(::sendmmsg(fd, h.data(), count, flags))
