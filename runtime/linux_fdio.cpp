@@ -239,14 +239,16 @@ void LinuxUser::update_signalfds() {
   }
 }
 
-int64_t LinuxUser::signalfd_read(SignalFd& s, int fd, uint64_t buf, uint64_t len) {
-  const uint64_t count = len / sizeof(RvSignalfdSiginfo);
+int64_t LinuxUser::signalfd_read(SignalFd& s, int fd, const std::vector<iovec>& to) {
+  uint64_t len = 0;
+  for (const iovec& v : to) len += v.iov_len;  // each at most SSIZE_MAX, at most IOV_MAX of them
+  // At most one of each signal is pending.
+  const uint64_t count = std::min<uint64_t>(len / sizeof(RvSignalfdSiginfo), kSignals);
   if (!count) return -EINVAL;
-  auto* out = static_cast<RvSignalfdSiginfo*>(guest_ptr(buf, count, sizeof(RvSignalfdSiginfo), W));
-  if (!out) return -EFAULT;
   const int fl = fcntl(fd, F_GETFL);
   for (;;) {
     take_host_signals();
+    RvSignalfdSiginfo out[kSignals];
     uint64_t n = 0;
     for (uint64_t ready; n < count && (ready = thread_.pending & s.mask); n++) {
       const int sig = __builtin_ctzll(ready) + 1;
@@ -254,7 +256,17 @@ int64_t LinuxUser::signalfd_read(SignalFd& s, int fd, uint64_t buf, uint64_t len
       out[n] = to_signalfd(thread_.info[sig]);
     }
     update_signalfds();
-    if (n) return static_cast<int64_t>(n * sizeof(RvSignalfdSiginfo));
+    if (n) {
+      const auto* from = reinterpret_cast<const uint8_t*>(out);
+      uint64_t left = n * sizeof(RvSignalfdSiginfo);
+      for (size_t k = 0; left; k++) {
+        const uint64_t part = std::min<uint64_t>(left, to[k].iov_len);
+        std::memcpy(to[k].iov_base, from, part);
+        from += part;
+        left -= part;
+      }
+      return static_cast<int64_t>(n * sizeof(RvSignalfdSiginfo));
+    }
     if (fl & O_NONBLOCK) return -EAGAIN;
     // Until a signal it watches is raised, or another deliverable one interrupts it (then as Linux's
     // -ERESTARTSYS: restarted after a handler with SA_RESTART).

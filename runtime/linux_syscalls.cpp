@@ -323,10 +323,10 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       const bool writing = n == nr::write || n == nr::pwrite64, positioned = n == nr::pread64 || n == nr::pwrite64;
       if (is_mem_file(fd(0)))
         return mem_file_rw(fd(0), a[1], a[2], positioned ? std::optional<uint64_t>(a[3]) : std::nullopt, writing);
-      if (n == nr::read)
-        if (SignalFd* s = signalfd_of(fd(0))) return signalfd_read(*s, fd(0), a[1], a[2]);
       void* p = ptr(a[1], a[2], writing ? R : W);
       if (!p) return -EFAULT;
+      if (n == nr::read)
+        if (SignalFd* s = signalfd_of(fd(0))) return signalfd_read(*s, fd(0), {{p, a[2]}});
       switch (n) {
         case nr::read: return host(::read(fd(0), p, a[2]));
         case nr::write: return host(::write(fd(0), p, a[2]));
@@ -355,6 +355,8 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       }
       std::vector<iovec> v;
       if (!host_iov(g, a[2], reading ? W : R, v)) return -EFAULT;
+      if (n == nr::readv)
+        if (SignalFd* s = signalfd_of(fd(0))) return signalfd_read(*s, fd(0), v);
       int cnt = static_cast<int>(v.size());
       switch (n) {
         case nr::readv: return host(::readv(fd(0), v.data(), cnt));

@@ -166,7 +166,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int64_t sys_signalfd4(const std::array<uint64_t, 6>& a);
   // The signalfd the guest's descriptor fd is, or nullptr.
   SignalFd* signalfd_of(int fd);
-  int64_t signalfd_read(SignalFd& s, int fd, uint64_t buf, uint64_t len);
+  // read or readv of a signalfd, into buffers already checked.
+  int64_t signalfd_read(SignalFd& s, int fd, const std::vector<iovec>& to);
   // Makes each signalfd ready exactly while a signal it watches is pending: after the pending set changed.
   void update_signalfds();
   void signalfds_after_fork();

@@ -12,6 +12,7 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -307,6 +308,19 @@ static void test_signalfd(void) {
     CHECK_EQ(si[1].ssi_pid, getpid());
     CHECK(si[1].ssi_ptr == (uint64_t)(uintptr_t)VALUE);
     CHECK_EQ(epoll_wait(epfd, &ev, 1, 0), 0);
+
+    /* readv: one signal's struct split over two buffers. */
+    CHECK_EQ(sigqueue(getpid(), SIGRTMIN + 2, v), 0);
+    union {
+        struct signalfd_siginfo si;
+        char bytes[sizeof(struct signalfd_siginfo)];
+    } split;
+    struct iovec iov[2] = {{split.bytes, 100}, {split.bytes + 100, sizeof split - 100}};
+    CHECK_EQ(readv(sfd, iov, 2), sizeof split);
+#ifndef GUEST_QEMU_REF /* qemu-riscv64 7.2 converts signal numbers for read only: this is the host's */
+    CHECK_EQ(split.si.ssi_signo, SIGRTMIN + 2);
+#endif
+    CHECK(split.si.ssi_ptr == (uint64_t)(uintptr_t)VALUE);
 
     /* A blocking read waits for a timer's signal. */
     CHECK_EQ(fcntl(sfd, F_SETFL, 0), 0);
