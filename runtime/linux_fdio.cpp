@@ -449,8 +449,8 @@ int64_t LinuxUser::sys_sockopt(uint64_t n, const std::array<uint64_t, 6>& a) {
   const bool set = n == nr::setsockopt;
   if (option_has_pointers(level, name, set)) {
     warn_once(n << 40 | uint64_t(static_cast<uint32_t>(level)) << 16 | static_cast<uint16_t>(name),
-              fmt::format("{}sockopt level {} option {} is not implemented; returning -ENOPROTOOPT", set ? "set" : "get",
-                          level, name));
+              fmt::format("{}sockopt level {} option {} is not implemented; returning -ENOPROTOOPT",
+                          set ? "set" : "get", level, name));
     return -ENOPROTOOPT;
   }
   if (!set) {

@@ -92,8 +92,8 @@ std::atomic<bool> g_timers_expired{false};
 void on_host_signal(int sig, siginfo_t* si, void*) {
   if (sig == timer_signal() && si->si_code == kSiTimer) {
     const auto id = static_cast<unsigned>(si->si_value.sival_int);
-    if (id < LinuxUser::kMaxTimers)
-      g_timer_expirations[id].fetch_add(1 + static_cast<uint32_t>(std::max(si->si_overrun, 0)), std::memory_order_relaxed);
+    const auto count = 1 + static_cast<uint32_t>(std::max(si->si_overrun, 0));
+    if (id < LinuxUser::kMaxTimers) g_timer_expirations[id].fetch_add(count, std::memory_order_relaxed);
     g_timers_expired.store(true, std::memory_order_release);
     if (g_hart) g_hart->request_exit();
     return;
@@ -584,12 +584,12 @@ int64_t LinuxUser::sys_rt_sigqueueinfo(uint64_t n, const std::array<uint64_t, 6>
   if (!in) return -EFAULT;
   SigInfo info = *in;
   if (tg && (tgid <= 0 || tid <= 0)) return -EINVAL;
-  // Only the kernel and kill() send si_code >= 0, and tkill SI_TKILL: nobody may pretend to to others.
+  // si_code >= 0 is the kernel's and kill's, SI_TKILL tkill's: a process may claim them only to itself.
   if ((info.code >= 0 || info.code == kSiTkill) && tgid != getpid()) return -EPERM;
   if (sig != 0 && !valid_signal(sig)) return -EINVAL;
-  if (tgid != getpid() || (tg && tid != getpid())) {
-    return host(tg ? ::syscall(SYS_rt_tgsigqueueinfo, tgid, tid, sig, &info) : ::syscall(SYS_rt_sigqueueinfo, tgid, sig, &info));
-  }
+  if (tgid != getpid() || (tg && tid != getpid()))
+    return host(tg ? ::syscall(SYS_rt_tgsigqueueinfo, tgid, tid, sig, &info)
+                   : ::syscall(SYS_rt_sigqueueinfo, tgid, sig, &info));
   if (sig == 0) return 0;
   info.signo = sig;
   raise_signal(info);
@@ -645,7 +645,8 @@ int64_t LinuxUser::sys_timer(uint64_t n, const std::array<uint64_t, 6>& a) {
     }
     g_timer_expirations[guest_id] = 0;
     timers_.next = (guest_id + 1) % kMaxTimers;
-    timers_.slot[guest_id] = {true, host_id, ev.notify == SIGEV_NONE ? SIGEV_NONE : SIGEV_SIGNAL, ev.signo, a[1] ? ev.value : uint64_t(guest_id), 0};
+    const int notify = ev.notify == SIGEV_NONE ? SIGEV_NONE : SIGEV_SIGNAL;
+    timers_.slot[guest_id] = {true, host_id, notify, ev.signo, a[1] ? ev.value : uint64_t(guest_id), 0};
     return 0;
   }
   PosixTimer* t = id >= 0 && id < kMaxTimers && timers_.slot[id].used ? &timers_.slot[id] : nullptr;

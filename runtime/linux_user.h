@@ -162,7 +162,6 @@ class LinuxUser final : public TrapHandler, public HartEnv {
     int reader = -1, writer = -1;
     bool ready = false;
   };
-  std::vector<SignalFd> signalfds_;
   int64_t sys_signalfd4(const std::array<uint64_t, 6>& a);
   // The signalfd the guest's descriptor fd is, or nullptr.
   SignalFd* signalfd_of(int fd);
@@ -303,6 +302,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
     int next = 0;                               // the id timer_create tries first
   };
   PosixTimers timers_;
+  std::vector<SignalFd> signalfds_;
 };
 
 }  // namespace brisk
