@@ -1,5 +1,5 @@
 // Descriptors beyond plain files, in user mode: signalfd, epoll, eventfd, timerfd, inotify and sockets.
-// The host kernel does the work, but for signalfd, whose signals are the guest's (brisk emulates
+// The host kernel does the work, except for signalfd, whose signals are the guest's (brisk emulates
 // them, runtime/linux_signals.cpp); brisk checks every guest pointer (those inside struct msghdr
 // too), keeps its own descriptors out of the guest's reach (guest_fd, SCM_RIGHTS, the BPF options),
 // and converts struct epoll_event, the one structure here whose riscv64 layout differs from x86-64's.
@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/filter.h>
+#include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
@@ -17,7 +18,6 @@
 #include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <netinet/in.h>
 #include <unistd.h>
 
 #include <algorithm>
