@@ -137,6 +137,9 @@ int64_t LinuxUser::clone_process(uint64_t flags, uint64_t exit_signal, uint64_t 
   limiter_.after_fork();
   engine_->after_fork();
   itimer_made_ = false;  // POSIX timers are not inherited: the child makes its own ITIMER_REAL
+  timers_ = {};
+  thread_.pending = 0;  // as Linux's: none of the parent's pending signals
+  signalfds_after_fork();
   if (child_tid) *child_tid = static_cast<int32_t>(getpid());
   // CLONE_CHILD_CLEARTID clears and wakes at exit for threads sharing the word; in a process with
   // memory of its own nobody could see it.

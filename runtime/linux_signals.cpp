@@ -1,6 +1,6 @@
 // Guest signals in user mode, as Linux delivers them to a riscv64 process: actions, the thread's mask,
 // pending set and alternate stack, handler frames (arch/riscv/kernel/signal.c's rt_sigframe) and
-// rt_sigreturn, synchronous faults, host signals sent to brisk, and ITIMER_REAL.
+// rt_sigreturn, synchronous faults, host signals sent to brisk, ITIMER_REAL and POSIX timers.
 //
 // Asynchronous signals are taken at block boundaries: brisk's host handler records the signal and
 // asks the hart to leave translated code (Hart::request_exit, as runtime/run_limits.cpp does), and
@@ -13,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
@@ -36,11 +38,13 @@ constexpr int kSsAutodisarm = 1 << 31;  // SS_AUTODISARM (include/uapi/linux/sig
 constexpr uint64_t kMinSigStackSize = 2048;  // MINSIGSTKSZ of riscv64 (arch/riscv/include/uapi/asm/signal.h)
 
 // si_code values (include/uapi/asm-generic/siginfo.h).
-constexpr int kSiUser = 0, kSiKernel = 0x80, kSiTkill = -6;
+constexpr int kSiUser = 0, kSiKernel = 0x80, kSiTimer = -2, kSiTkill = -6;
 
 // The host signal that carries the guest's ITIMER_REAL: one brisk uses for nothing else, so that
 // --timeout keeps SIGALRM.
 int itimer_signal() { return SIGRTMAX; }
+// The one that carries every POSIX timer's expiry, its si_value naming the guest's timer.
+int timer_signal() { return SIGRTMAX - 1; }
 
 // struct ucontext of riscv64 (arch/riscv/include/uapi/asm/ucontext.h), with uc_mcontext's
 // struct sigcontext: sc_regs (pc, then x1..x31) and the D-extension FP state, whose last 12 bytes
@@ -81,8 +85,19 @@ struct HostSender {
 };
 HostSender g_sender[LinuxUser::kSignals + 1];
 Hart* g_hart = nullptr;
+// Each POSIX timer's host expirations not yet taken, and whether there are any.
+std::atomic<uint32_t> g_timer_expirations[LinuxUser::kMaxTimers];
+std::atomic<bool> g_timers_expired{false};
 
 void on_host_signal(int sig, siginfo_t* si, void*) {
+  if (sig == timer_signal() && si->si_code == kSiTimer) {
+    const auto id = static_cast<unsigned>(si->si_value.sival_int);
+    const auto count = 1 + static_cast<uint32_t>(std::max(si->si_overrun, 0));
+    if (id < LinuxUser::kMaxTimers) g_timer_expirations[id].fetch_add(count, std::memory_order_relaxed);
+    g_timers_expired.store(true, std::memory_order_release);
+    if (g_hart) g_hart->request_exit();
+    return;
+  }
   const int guest = sig == itimer_signal() ? SIGALRM : sig;
   g_sender[guest] = sig == itimer_signal() ? HostSender{kSiKernel, 0, 0} : HostSender{si->si_code, si->si_pid, si->si_uid};
   g_host_pending.fetch_or(sig_bit(guest), std::memory_order_release);
@@ -101,7 +116,8 @@ bool restartable(uint64_t n) {
     case nr::pselect6:
     case nr::rt_sigsuspend:
     case nr::rt_sigtimedwait:
-    case nr::epoll_pwait: return false;
+    case nr::epoll_pwait:
+    case nr::epoll_pwait2: return false;
     default: return true;
   }
 }
@@ -144,7 +160,7 @@ void LinuxUser::install_host_signals() {
   sigemptyset(&caught);
   for (int sig : caught_host_signals()) {
     struct sigaction old;
-    if (sigaction(sig, &sa, &old) == 0 && old.sa_handler == SIG_IGN && sig != itimer_signal())
+    if (sigaction(sig, &sa, &old) == 0 && old.sa_handler == SIG_IGN && sig != itimer_signal() && sig != timer_signal())
       sigactions_[sig].handler = reinterpret_cast<uint64_t>(SIG_IGN);
     sigaddset(&caught, sig);
   }
@@ -155,12 +171,16 @@ void LinuxUser::install_host_signals() {
 void LinuxUser::restore_host_signals() {
   if (itimer_made_) timer_delete(itimer_);
   itimer_made_ = false;
+  for (PosixTimer& t : timers_.slot)
+    if (t.used) ::syscall(SYS_timer_delete, t.host);
+  timers_ = {};
   for (int sig : caught_host_signals()) signal(sig, SIG_DFL);
   g_hart = nullptr;
 }
 
 std::vector<int> LinuxUser::caught_host_signals() const {
-  std::vector<int> sigs = {SIGHUP, SIGINT, SIGQUIT, SIGUSR2, SIGTERM, SIGCHLD, SIGWINCH, itimer_signal()};
+  std::vector<int> sigs = {SIGHUP, SIGINT, SIGQUIT, SIGUSR2, SIGTERM, SIGCHLD, SIGWINCH, itimer_signal(),
+                           timer_signal()};
   if (!opt_.ctr.dump) sigs.push_back(SIGUSR1);        // --ctr-dump's (runtime/run_limits.cpp)
   if (opt_.limits.timeout <= 0) sigs.push_back(SIGALRM);  // --timeout's
   return sigs;
@@ -170,6 +190,7 @@ void LinuxUser::raise_signal(const SigInfo& info) {
   const uint64_t bit = sig_bit(info.signo);
   if (!(thread_.pending & bit)) thread_.info[info.signo] = info;  // one of each non-real-time signal is queued
   thread_.pending |= bit;
+  update_signalfds();
   if (!(thread_.mask & bit)) hart_.request_exit();
 }
 
@@ -183,6 +204,28 @@ void LinuxUser::take_host_signals() {
     info.word0 = static_cast<uint32_t>(g_sender[sig].pid) | uint64_t(g_sender[sig].uid) << 32;
     raise_signal(info);
   }
+  if (g_timers_expired.exchange(false, std::memory_order_acquire))
+    for (int id = 0; id < kMaxTimers; id++)
+      if (const uint32_t n = g_timer_expirations[id].exchange(0, std::memory_order_relaxed)) timer_expired(id, n);
+}
+
+void LinuxUser::timer_expired(int id, uint32_t count) {
+  PosixTimer& t = timers_.slot[id];
+  if (!t.used || t.notify == SIGEV_NONE) return;  // deleted since
+  SigInfo& queued = thread_.info[t.signo];
+  // As Linux, a timer has one signal queued at most: expirations meanwhile count as its overruns.
+  if ((thread_.pending & sig_bit(t.signo)) && queued.code == kSiTimer && static_cast<int32_t>(queued.word0) == id) {
+    t.overrun = static_cast<int>(std::min<uint64_t>(uint64_t(static_cast<uint32_t>(t.overrun)) + count, INT_MAX));
+    queued.word0 = static_cast<uint32_t>(id) | uint64_t(static_cast<uint32_t>(t.overrun)) << 32;
+    return;
+  }
+  t.overrun = static_cast<int>(std::min<uint32_t>(count - 1, INT_MAX));
+  SigInfo info;
+  info.signo = t.signo;
+  info.code = kSiTimer;
+  info.word0 = static_cast<uint32_t>(id) | uint64_t(static_cast<uint32_t>(t.overrun)) << 32;  // si_tid, si_overrun
+  info.word1 = t.value;                                                                       // si_value
+  raise_signal(info);
 }
 
 int LinuxUser::next_signal() {
@@ -218,12 +261,13 @@ bool LinuxUser::deliver_signals(Hart& h, uint64_t syscall_nr, uint64_t orig_a0) 
     return true;
   }
   thread_.pending &= ~sig_bit(sig);
+  update_signalfds();
   if (sigactions_[sig].handler == reinterpret_cast<uint64_t>(SIG_DFL)) {
     const SigInfo& info = thread_.info[sig];
     const int pid = static_cast<int>(info.word0);
     const bool own = (info.code == kSiUser || info.code == kSiTkill) && pid == getpid();
     std::string why = own                      ? "sent by the program itself"
-                      : info.code == kSiKernel ? "its timer expired"
+                      : info.code == kSiKernel || info.code == kSiTimer ? "its timer expired"
                       : info.code <= kSiUser   ? fmt::format("sent by process {}", pid)
                                                : "sent by the kernel";
     return die(sig, why);
@@ -408,6 +452,7 @@ int64_t LinuxUser::sys_rt_sigtimedwait(const std::array<uint64_t, 6>& a) {
     if (const uint64_t ready = thread_.pending & set) {
       const int sig = __builtin_ctzll(ready) + 1;
       thread_.pending &= ~sig_bit(sig);
+      update_signalfds();
       if (a[1]) {
         auto* info = static_cast<SigInfo*>(guest_ptr(a[1], 1, sizeof(SigInfo), PROT_WRITE));
         if (!info) return -EFAULT;
@@ -529,6 +574,102 @@ int64_t LinuxUser::sys_setitimer(const std::array<uint64_t, 6>& a) {
 int64_t LinuxUser::sys_getitimer(const std::array<uint64_t, 6>& a) {
   if (static_cast<int>(a[0]) != ITIMER_REAL) return sys_setitimer(a);  // the same checks and warning
   return a[1] ? sys_setitimer({a[0], 0, a[1]}) : -EFAULT;
+}
+
+int64_t LinuxUser::sys_rt_sigqueueinfo(uint64_t n, const std::array<uint64_t, 6>& a) {
+  const bool tg = n == nr::rt_tgsigqueueinfo;
+  const int tgid = static_cast<int>(a[0]), tid = static_cast<int>(a[1]);
+  const int sig = static_cast<int>(tg ? a[2] : a[1]);
+  auto* in = static_cast<const SigInfo*>(guest_ptr(tg ? a[3] : a[2], 1, sizeof(SigInfo), PROT_READ));
+  if (!in) return -EFAULT;
+  SigInfo info = *in;
+  if (tg && (tgid <= 0 || tid <= 0)) return -EINVAL;
+  // si_code >= 0 is the kernel's and kill's, SI_TKILL tkill's: a process may claim them only to itself.
+  if ((info.code >= 0 || info.code == kSiTkill) && tgid != getpid()) return -EPERM;
+  if (sig != 0 && !valid_signal(sig)) return -EINVAL;
+  if (tgid != getpid() || (tg && tid != getpid()))
+    return host(tg ? ::syscall(SYS_rt_tgsigqueueinfo, tgid, tid, sig, &info)
+                   : ::syscall(SYS_rt_sigqueueinfo, tgid, sig, &info));
+  if (sig == 0) return 0;
+  info.signo = sig;
+  raise_signal(info);
+  return 0;
+}
+
+int64_t LinuxUser::sys_timer(uint64_t n, const std::array<uint64_t, 6>& a) {
+  const int id = static_cast<int>(a[0]);
+  if (n == nr::timer_create) {
+    // struct sigevent of riscv64 (include/uapi/asm-generic/siginfo.h), as x86-64's: sigev_value,
+    // sigev_signo, sigev_notify, then sigev_notify_thread_id first in the union. None: SIGALRM, the
+    // timer's id as the value.
+    struct RvSigevent {
+      uint64_t value;
+      int32_t signo, notify, tid;
+      uint8_t rest[44];
+    };
+    static_assert(sizeof(RvSigevent) == 64);
+    RvSigevent ev{0, SIGALRM, SIGEV_SIGNAL, 0, {}};
+    if (a[1]) {
+      auto* g = static_cast<const RvSigevent*>(guest_ptr(a[1], 1, sizeof(RvSigevent), PROT_READ));
+      if (!g) return -EFAULT;
+      ev = *g;
+    }
+    // kernel/time/posix-timers.c good_sigevent: one thread today, so only brisk's own is a thread id.
+    switch (ev.notify) {
+      case SIGEV_SIGNAL | SIGEV_THREAD_ID:
+        if (ev.tid != getpid()) return -EINVAL;
+        [[fallthrough]];
+      case SIGEV_SIGNAL:
+      case SIGEV_THREAD:
+        if (!valid_signal(ev.signo)) return -EINVAL;
+        break;
+      case SIGEV_NONE: break;
+      default: return -EINVAL;
+    }
+    // Ids in turn, as kernel/time/posix-timers.c's posix_timer_add, not the lowest free one.
+    int guest_id = -1;
+    for (int k = 0; k < kMaxTimers && guest_id < 0; k++)
+      if (!timers_.slot[(timers_.next + k) % kMaxTimers].used) guest_id = (timers_.next + k) % kMaxTimers;
+    if (guest_id < 0) return -EAGAIN;
+    // Directed at this thread, the one that runs the hart, as ITIMER_REAL's.
+    sigevent host_ev{};
+    host_ev.sigev_notify = ev.notify == SIGEV_NONE ? SIGEV_NONE : SIGEV_THREAD_ID;
+    host_ev.sigev_signo = timer_signal();
+    host_ev.sigev_value.sival_int = guest_id;
+    host_ev._sigev_un._tid = static_cast<pid_t>(::syscall(SYS_gettid));
+    int host_id;
+    if (::syscall(SYS_timer_create, static_cast<clockid_t>(a[0]), &host_ev, &host_id) != 0) return -errno;
+    if (!put_guest(a[2], guest_id)) {
+      ::syscall(SYS_timer_delete, host_id);
+      return -EFAULT;
+    }
+    g_timer_expirations[guest_id] = 0;
+    timers_.next = (guest_id + 1) % kMaxTimers;
+    const int notify = ev.notify == SIGEV_NONE ? SIGEV_NONE : SIGEV_SIGNAL;
+    timers_.slot[guest_id] = {true, host_id, notify, ev.signo, a[1] ? ev.value : uint64_t(guest_id), 0};
+    return 0;
+  }
+  PosixTimer* t = id >= 0 && id < kMaxTimers && timers_.slot[id].used ? &timers_.slot[id] : nullptr;
+  switch (n) {
+    case nr::timer_settime:
+      if (!a[2]) return -EINVAL;
+      return settime(a[2], a[3], [&](const itimerspec* nv, itimerspec* old) {
+        if (!t) return (errno = EINVAL, -1L);
+        return ::syscall(SYS_timer_settime, t->host, static_cast<int>(a[1]), nv, old);
+      });
+    case nr::timer_gettime: {
+      if (!t) return -EINVAL;
+      itimerspec cur{};
+      if (::syscall(SYS_timer_gettime, t->host, &cur) != 0) return -errno;
+      return put_guest(a[1], cur) ? 0 : -EFAULT;
+    }
+    case nr::timer_getoverrun: return t ? t->overrun : -EINVAL;
+    default:  // timer_delete
+      if (!t) return -EINVAL;
+      ::syscall(SYS_timer_delete, t->host);
+      *t = {};
+      return 0;
+  }
 }
 
 }  // namespace brisk

@@ -124,6 +124,24 @@ std::string LinuxUser::host_path_arg(uint64_t va, int64_t& err) {
   return host_path(guest);
 }
 
+const uint64_t* LinuxUser::guest_iov(uint64_t va, uint64_t count, int64_t& err) {
+  auto* g = static_cast<const uint64_t*>(guest_ptr(va, count, 16, PROT_READ));
+  err = !g && count ? -EFAULT : 0;
+  for (uint64_t k = 0; !err && k < count; k++)
+    if (g[2 * k + 1] > SSIZE_MAX) err = -EINVAL;
+  return err ? nullptr : g;
+}
+
+bool LinuxUser::host_iov(const uint64_t* g, uint64_t count, int prot, std::vector<iovec>& out) {
+  out.resize(count);
+  for (uint64_t k = 0; k < count; k++) {
+    out[k].iov_len = g[2 * k + 1];
+    out[k].iov_base = guest_ptr(g[2 * k], g[2 * k + 1], 1, prot);
+    if (!out[k].iov_base && out[k].iov_len) return false;
+  }
+  return true;
+}
+
 int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
   auto i = [&](int k) { return static_cast<int>(a[k]); };
   auto fd = [&](int k) { return guest_fd(a[k]); };
@@ -253,6 +271,13 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     case nr::tgkill: return sys_kill(n, a);
     case nr::setitimer: return sys_setitimer(a);
     case nr::getitimer: return sys_getitimer(a);
+    case nr::rt_sigqueueinfo:
+    case nr::rt_tgsigqueueinfo: return sys_rt_sigqueueinfo(n, a);
+    case nr::timer_create:
+    case nr::timer_settime:
+    case nr::timer_gettime:
+    case nr::timer_getoverrun:
+    case nr::timer_delete: return sys_timer(n, a);
 
     // --- files ---
     case nr::openat: {
@@ -300,6 +325,8 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
         return mem_file_rw(fd(0), a[1], a[2], positioned ? std::optional<uint64_t>(a[3]) : std::nullopt, writing);
       void* p = ptr(a[1], a[2], writing ? R : W);
       if (!p) return -EFAULT;
+      if (n == nr::read)
+        if (SignalFd* s = signalfd_of(fd(0))) return signalfd_read(*s, fd(0), {{p, a[2]}});
       switch (n) {
         case nr::read: return host(::read(fd(0), p, a[2]));
         case nr::write: return host(::write(fd(0), p, a[2]));
@@ -312,11 +339,9 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     case nr::preadv:
     case nr::pwritev: {
       if (a[2] > IOV_MAX) return -EINVAL;
-      auto* g = static_cast<const uint64_t*>(array(a[1], a[2], 16, R));
-      if (!g && a[2]) return -EFAULT;
+      const uint64_t* g = guest_iov(a[1], a[2], err);
+      if (err) return err;
       const bool reading = n == nr::readv || n == nr::preadv, positioned = n == nr::preadv || n == nr::pwritev;
-      for (size_t k = 0; k < a[2]; k++)
-        if (g[2 * k + 1] > SSIZE_MAX) return -EINVAL;
       if (is_mem_file(fd(0))) {
         uint64_t total = 0;
         for (size_t k = 0; k < a[2]; k++) {
@@ -328,12 +353,10 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
         }
         return static_cast<int64_t>(total);
       }
-      std::vector<iovec> v(a[2]);
-      for (size_t k = 0; k < a[2]; k++) {
-        v[k].iov_len = g[2 * k + 1];
-        v[k].iov_base = ptr(g[2 * k], g[2 * k + 1], reading ? W : R);
-        if (!v[k].iov_base && v[k].iov_len) return -EFAULT;
-      }
+      std::vector<iovec> v;
+      if (!host_iov(g, a[2], reading ? W : R, v)) return -EFAULT;
+      if (n == nr::readv)
+        if (SignalFd* s = signalfd_of(fd(0))) return signalfd_read(*s, fd(0), v);
       int cnt = static_cast<int>(v.size());
       switch (n) {
         case nr::readv: return host(::readv(fd(0), v.data(), cnt));
@@ -550,10 +573,43 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       if (a[4] && !ts) return -EFAULT;
       return host(::syscall(SYS_pselect6, nfds, sets[0], sets[1], sets[2], ts, nullptr));
     }
+    // --- signalfd, epoll, eventfd, timerfd, inotify and sockets (runtime/linux_fdio.cpp) ---
+    case nr::signalfd4: return sys_signalfd4(a);
+    case nr::epoll_create1: return host(::syscall(SYS_epoll_create1, i(0)));
+    case nr::epoll_ctl: return sys_epoll_ctl(a);
+    case nr::epoll_pwait:
+    case nr::epoll_pwait2: return sys_epoll_wait(n, a);
+    case nr::eventfd2:
+    case nr::timerfd_create:
+    case nr::timerfd_settime:
+    case nr::timerfd_gettime:
+    case nr::inotify_init1:
+    case nr::inotify_add_watch:
+    case nr::inotify_rm_watch: return sys_fd_misc(n, a);
+    case nr::socket:
+    case nr::socketpair:
+    case nr::bind:
+    case nr::listen:
+    case nr::accept:
+    case nr::accept4:
+    case nr::connect:
+    case nr::getsockname:
+    case nr::getpeername:
+    case nr::sendto:
+    case nr::recvfrom:
+    case nr::shutdown: return sys_socket(n, a);
+    case nr::setsockopt:
+    case nr::getsockopt: return sys_sockopt(n, a);
+    case nr::sendmsg:
+    case nr::recvmsg:
+    case nr::sendmmsg:
+    case nr::recvmmsg: return sys_msg(n, a);
     case nr::memfd_create: {
+      // A name brisk cannot read goes to the host as NULL: Linux checks the flags before the name,
+      // and the host then faults on it as Linux would on the guest's.
       std::string name;
-      if (!guest_string(a[0], name)) return -EFAULT;
-      return host(::syscall(SYS_memfd_create, name.c_str(), static_cast<unsigned>(a[1])));
+      const bool readable = guest_string(a[0], name);
+      return host(::syscall(SYS_memfd_create, readable ? name.c_str() : nullptr, static_cast<unsigned>(a[1])));
     }
 
     // --- memory ---

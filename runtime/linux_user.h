@@ -2,10 +2,15 @@
 #pragma once
 
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
 
 #include <array>
 #include <climits>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <set>
@@ -80,6 +85,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
     uint8_t rest[96] = {};
   };
   static_assert(sizeof(SigInfo) == 128);
+  // POSIX timers a process may have at once; timer_create answers EAGAIN beyond.
+  static constexpr int kMaxTimers = 256;
 
  private:
   void build_stack(const struct LoadedElf& exe, uint64_t interp_base);
@@ -97,6 +104,19 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   bool guest_string(uint64_t va, std::string& out, size_t max = PATH_MAX * 4);
   // A guest file descriptor as the host knows it: -1 (so the host says EBADF) for brisk's own.
   static int guest_fd(uint64_t v);
+  // Copies v to the guest at va: false (the syscall returns -EFAULT) unless it is writable there.
+  template <typename T>
+  bool put_guest(uint64_t va, const T& v) {
+    void* p = guest_ptr(va, 1, sizeof(T), PROT_WRITE);
+    if (p) std::memcpy(p, &v, sizeof v);
+    return p != nullptr;
+  }
+  // The guest's array of count struct iovec (two u64s on riscv64 as on x86-64), count already
+  // bounded: its (base, len) pairs, or nullptr with err = -EFAULT, or -EINVAL for a length above
+  // SSIZE_MAX. err = 0 and nullptr for count 0.
+  const uint64_t* guest_iov(uint64_t va, uint64_t count, int64_t& err);
+  // The host's iovecs for those pairs, each buffer checked for prot: false (EFAULT) if one is not.
+  bool host_iov(const uint64_t* g, uint64_t count, int prot, std::vector<iovec>& out);
   // Applies --sysroot to an absolute guest path.
   std::string host_path(const std::string& guest);
   // host_path of the guest string at va; err = -EFAULT when it cannot be read.
@@ -119,6 +139,37 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   // recorder's output files), and, when a signal killed its guest, of that signal, so that the
   // parent's wait sees it.
   [[noreturn]] void exit_child(int status);
+
+  // --- signalfd, epoll, eventfd, timerfd, inotify and sockets (runtime/linux_fdio.cpp) ---
+  int64_t sys_epoll_ctl(const std::array<uint64_t, 6>& a);
+  int64_t sys_epoll_wait(uint64_t n, const std::array<uint64_t, 6>& a);
+  // timerfd_settime and timer_settime: the new value read from new_va, the old one written to
+  // old_va (when not 0) after set(new, old) succeeded, as Linux does.
+  int64_t settime(uint64_t new_va, uint64_t old_va, const std::function<long(const itimerspec*, itimerspec*)>& set);
+  int64_t sys_fd_misc(uint64_t n, const std::array<uint64_t, 6>& a);  // eventfd, timerfd, inotify
+  int64_t sys_socket(uint64_t n, const std::array<uint64_t, 6>& a);
+  int64_t sys_sockopt(uint64_t n, const std::array<uint64_t, 6>& a);
+  // sendmsg, recvmsg, sendmmsg, recvmmsg.
+  int64_t sys_msg(uint64_t n, const std::array<uint64_t, 6>& a);
+  struct HostMsg;
+  int64_t host_msghdr(const msghdr& g, bool send, HostMsg& m);
+  // A guest's signalfd is a descriptor of the read end of a host pipe that holds one byte while a
+  // signal it watches is pending for the guest, so that poll and epoll see it ready; brisk keeps
+  // its own read and write ends, and reads it as Linux would (struct signalfd_siginfo).
+  struct SignalFd {
+    uint64_t mask = 0;
+    uint64_t dev = 0, ino = 0;  // of the pipe
+    int reader = -1, writer = -1;
+    bool ready = false;
+  };
+  int64_t sys_signalfd4(const std::array<uint64_t, 6>& a);
+  // The signalfd the guest's descriptor fd is, or nullptr.
+  SignalFd* signalfd_of(int fd);
+  // read or readv of a signalfd, into buffers already checked.
+  int64_t signalfd_read(SignalFd& s, int fd, const std::vector<iovec>& to);
+  // Makes each signalfd ready exactly while a signal it watches is pending: after the pending set changed.
+  void update_signalfds();
+  void signalfds_after_fork();
 
   // --- brisk's own /proc/<pid> entries, as Linux would show them to the guest (runtime/linux_proc.cpp) ---
   enum class ProcEntry { None, Mem, Maps, Cmdline, Environ, Auxv, Stat, Status, Statm, Comm, Exe, Denied, Hidden };
@@ -205,6 +256,19 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int64_t sys_kill(uint64_t n, const std::array<uint64_t, 6>& a);
   int64_t sys_setitimer(const std::array<uint64_t, 6>& a);
   int64_t sys_getitimer(const std::array<uint64_t, 6>& a);
+  int64_t sys_rt_sigqueueinfo(uint64_t n, const std::array<uint64_t, 6>& a);
+  // timer_create, timer_settime, timer_gettime, timer_getoverrun, timer_delete.
+  int64_t sys_timer(uint64_t n, const std::array<uint64_t, 6>& a);
+  // A POSIX timer the guest made: a host timer whose signal brisk turns into the guest's.
+  struct PosixTimer {
+    bool used = false;
+    int host = 0;             // the host's timer id
+    int notify = 0, signo = 0;
+    uint64_t value = 0;       // sigev_value
+    int overrun = 0;          // of the signal raised last
+  };
+  // Timer id's expirations since the last: its signal, or overruns while it is still pending.
+  void timer_expired(int id, uint32_t count);
   // A blocking host call that a guest signal interrupts: -EINTR at once if one is deliverable (with
   // `mask` in force as the guest's mask, when given, as for ppoll and rt_sigsuspend), else
   // wait(host_mask), which must pass host_mask to a host call that installs it atomically while it
@@ -233,6 +297,12 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   void restore_host_signals();
   timer_t itimer_{};  // ITIMER_REAL, on the host
   bool itimer_made_ = false;
+  struct PosixTimers {
+    std::array<PosixTimer, kMaxTimers> slot{};  // indexed by the guest's timer id
+    int next = 0;                               // the id timer_create tries first
+  };
+  PosixTimers timers_;
+  std::vector<SignalFd> signalfds_;
 };
 
 }  // namespace brisk

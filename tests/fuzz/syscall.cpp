@@ -40,7 +40,9 @@ enum : uint16_t {
   kSetpgid = 154, kSetsid = 157, kSetrlimit = 164, kClose = 57, kPipe2 = 59, kPselect6 = 72, kPpoll = 73,
   kSync = 81, kDup3 = 24, kCloseRange = 436, kPrlimit64 = 261, kMmap = 222, kMadvise = 233,
   kMlockall = 230, kSetitimer = 103, kRtSigsuspend = 133, kRtSigtimedwait = 137, kClone = 220, kExecve = 221,
-  kExecveat = 281, kClone3 = 435,
+  kExecveat = 281, kClone3 = 435, kEventfd2 = 19, kEpollPwait = 22, kInotifyInit1 = 26, kSignalfd4 = 74,
+  kTimerfdCreate = 85, kTimerCreate = 107, kRtSigqueueinfo = 138, kRtTgsigqueueinfo = 240, kSocket = 198,
+  kSocketpair = 199, kEpollPwait2 = 441,
 };
 constexpr uint64_t kText = 0x10000;        // the program: one RWX segment
 constexpr uint64_t kScratch = 0x11000;     // where the input's bytes go
@@ -158,6 +160,14 @@ bool confine(uint16_t nr, std::array<uint64_t, 6>& a) {
     case kRtSigsuspend:    // waits for a signal nothing sends
     case kRtSigtimedwait:
     case kSetitimer:  // its host timer signal is caught only while LinuxUser::run runs
+    case kTimerCreate:
+    case kEventfd2:   // descriptors whose reads wait: an eventfd at 0, an unarmed timerfd, ...
+    case kTimerfdCreate:
+    case kInotifyInit1:
+    case kSignalfd4:
+    case kSocket:
+    case kSocketpair:
+    case kEpollPwait2:  // no timeout waits for ever
     case kClone:      // a host fork: the child would go on fuzzing
     case kClone3:
     case kExecve:     // execs the host's /proc/self/exe, the fuzzer
@@ -167,6 +177,9 @@ bool confine(uint16_t nr, std::array<uint64_t, 6>& a) {
     case kKill:
     case kTkill: a[0] = static_cast<uint64_t>(getpid()); break;
     case kTgkill: a[0] = a[1] = static_cast<uint64_t>(getpid()); break;
+    case kRtSigqueueinfo: a[0] = static_cast<uint64_t>(getpid()); break;
+    case kRtTgsigqueueinfo: a[0] = a[1] = static_cast<uint64_t>(getpid()); break;
+    case kEpollPwait: a[3] = 0; break;  // no waiting
     case kDup3: return !own_fd(a[1]);
     case kCloseRange:
       for (int fd : g_own_fds)
