@@ -96,6 +96,7 @@ struct Hart {
   bool waiting = false;  // in WFI: the machine resumes it when an interrupt becomes pending
   uint8_t ialign_mask = 1;  // pc bits that must be zero: 1 with C (IALIGN=16), 3 without
   uint64_t reservation = ~0ull;  // LR/SC reservation address; ~0 when none
+  uint64_t reservation_value = 0;  // what LR loaded there: SC stores only if memory still holds it
   // The exec loop regains control before instret would pass this: the mechanism for exact events
   // (docs/architecture.md, "Exact events") and for noticing interrupts. Translated code checks it only where enabled.
   uint64_t deadline = UINT64_MAX;

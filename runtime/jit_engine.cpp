@@ -206,7 +206,11 @@ void JitEngine::invalidate(Hart& h, uint64_t start, uint64_t end) {
 }
 
 void JitEngine::flush_all(Hart& h) {
-  for (auto& [page, b] : by_page_) h.env->unwatch_code(page);  // idempotent per page
+  // Unwatched once all is gone: in user mode unwatching may let another thread drop this engine's
+  // blocks of the page (runtime/linux_threads.cpp), which must find nothing left to walk.
+  std::vector<uint64_t> pages;
+  for (auto& [page, b] : by_page_)
+    if (pages.empty() || pages.back() != page) pages.push_back(page);
   by_page_.clear();
   blocks_.clear();
   recent_.fill({});
@@ -215,6 +219,7 @@ void JitEngine::flush_all(Hart& h) {
   for (auto& [key, table] : lookups_) table->fill({});
   arena_.reset_to(arena_start_);
   stats_.flushes++;
+  for (uint64_t page : pages) h.env->unwatch_code(page);
 }
 
 JitEngine::Block* JitEngine::block_at_host(const void* p) const {

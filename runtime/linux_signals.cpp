@@ -80,13 +80,12 @@ struct HostSender {
   uint32_t uid;
 };
 HostSender g_sender[LinuxUser::kSignals + 1];
-Hart* g_hart = nullptr;
 
 void on_host_signal(int sig, siginfo_t* si, void*) {
   const int guest = sig == itimer_signal() ? SIGALRM : sig;
   g_sender[guest] = sig == itimer_signal() ? HostSender{kSiKernel, 0, 0} : HostSender{si->si_code, si->si_pid, si->si_uid};
   g_host_pending.fetch_or(sig_bit(guest), std::memory_order_release);
-  if (g_hart) g_hart->request_exit();
+  RunLimiter::interrupt_all();  // a thread that does not block it takes it (signal_process)
 }
 
 // What Linux does with a signal nobody handles: nothing for these four, else the process ends.
@@ -101,6 +100,7 @@ bool restartable(uint64_t n) {
     case nr::pselect6:
     case nr::rt_sigsuspend:
     case nr::rt_sigtimedwait:
+    case nr::futex:
     case nr::epoll_pwait: return false;
     default: return true;
   }
@@ -125,18 +125,33 @@ void to_timeval(const timespec& ts, int64_t* tv) {
 
 bool LinuxUser::on_budget(Hart& h) {
   h.deadline = UINT64_MAX;
+  // Before the load of exclusive_: begin_exclusive stores it, then asks for an exit. Either the
+  // section is seen here, or its request_exit comes after the store above and stands.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (exclusive_.load(std::memory_order_relaxed)) {
+    exec_end();  // parked until the section ends
+    exec_start();
+  }
+  if (thread_ends()) return false;
   if (opt_.recorder) opt_.recorder->on_budget(h);
-  return !limiter_.reached(h, h.instret) && deliver_signals(h);
+  if (limiter_.reached(h, retired())) {
+    exit_group(0);  // run() ends with the limiter's status
+    return false;
+  }
+  return deliver_signals(h);
 }
 
 void LinuxUser::install_host_signals() {
   g_host_pending = 0;
-  g_hart = &hart_;
+  struct sigaction kick {};
+  kick.sa_handler = [](int) {};  // no SA_RESTART: only the EINTR matters
+  sigemptyset(&kick.sa_mask);
+  sigaction(kKickSignal, &kick, nullptr);
   // What execve passes on to the guest: the signal mask, and the signals ignored.
   sigset_t blocked, caught;
   pthread_sigmask(SIG_SETMASK, nullptr, &blocked);
   for (int sig = 1; sig <= kSignals; sig++)
-    if (sigismember(&blocked, sig) == 1) thread_.mask |= sig_bit(sig) & ~kUnblockable;
+    if (sigismember(&blocked, sig) == 1) self().sig.mask |= sig_bit(sig) & ~kUnblockable;
   struct sigaction sa {};
   sa.sa_sigaction = on_host_signal;
   sa.sa_flags = SA_SIGINFO;  // no SA_RESTART: a blocking host syscall returns EINTR
@@ -156,7 +171,7 @@ void LinuxUser::restore_host_signals() {
   if (itimer_made_) timer_delete(itimer_);
   itimer_made_ = false;
   for (int sig : caught_host_signals()) signal(sig, SIG_DFL);
-  g_hart = nullptr;
+  signal(kKickSignal, SIG_DFL);
 }
 
 std::vector<int> LinuxUser::caught_host_signals() const {
@@ -168,9 +183,9 @@ std::vector<int> LinuxUser::caught_host_signals() const {
 
 void LinuxUser::raise_signal(const SigInfo& info) {
   const uint64_t bit = sig_bit(info.signo);
-  if (!(thread_.pending & bit)) thread_.info[info.signo] = info;  // one of each non-real-time signal is queued
-  thread_.pending |= bit;
-  if (!(thread_.mask & bit)) hart_.request_exit();
+  if (!(self().sig.pending & bit)) self().sig.info[info.signo] = info;  // one of each non-real-time signal is queued
+  self().sig.pending |= bit;
+  if (!(self().sig.mask & bit)) self().hart.request_exit();
 }
 
 void LinuxUser::take_host_signals() {
@@ -181,17 +196,46 @@ void LinuxUser::take_host_signals() {
     info.signo = sig;
     info.code = g_sender[sig].code;
     info.word0 = static_cast<uint32_t>(g_sender[sig].pid) | uint64_t(g_sender[sig].uid) << 32;
-    raise_signal(info);
+    signal_process(info);
   }
+  GuestThread& me = self();
+  if (!me.incoming.load(std::memory_order_acquire)) return;
+  std::lock_guard lock(group_mutex_);
+  for (uint64_t in = me.incoming.exchange(0); in; in &= in - 1) raise_signal(me.incoming_info[__builtin_ctzll(in) + 1]);
+}
+
+void LinuxUser::signal_thread(GuestThread& t, const SigInfo& info) {
+  if (&t == &self()) return raise_signal(info);
+  std::lock_guard lock(group_mutex_);
+  const uint64_t bit = sig_bit(info.signo);
+  if (!(t.incoming & bit)) t.incoming_info[info.signo] = info;
+  t.incoming.fetch_or(bit, std::memory_order_release);
+  t.hart.request_exit();
+  kick(t);
+}
+
+void LinuxUser::signal_process(const SigInfo& info) {
+  const uint64_t bit = sig_bit(info.signo);
+  GuestThread* to = &self();
+  if (to->sig.mask & bit) {
+    std::lock_guard lock(group_mutex_);
+    // Other threads' masks, read racily: a thread that changes its own now may take the signal late.
+    for (GuestThread* t : live_)
+      if (!(t->sig.mask & bit)) {
+        to = t;
+        break;
+      }
+  }
+  signal_thread(*to, info);
 }
 
 int LinuxUser::next_signal() {
-  for (uint64_t ready = thread_.pending & ~thread_.mask; ready; ready &= ready - 1) {
+  for (uint64_t ready = self().sig.pending & ~self().sig.mask; ready; ready &= ready - 1) {
     const int sig = __builtin_ctzll(ready) + 1;
     const uint64_t handler = sigactions_[sig].handler;
     if (handler == reinterpret_cast<uint64_t>(SIG_IGN) ||
         (handler == reinterpret_cast<uint64_t>(SIG_DFL) && ignored_by_default(sig))) {
-      thread_.pending &= ~sig_bit(sig);
+      self().sig.pending &= ~sig_bit(sig);
       continue;
     }
     return sig;
@@ -205,7 +249,10 @@ bool LinuxUser::deliver_signals(Hart& h, uint64_t syscall_nr, uint64_t orig_a0) 
   const int sig = next_signal();
   const bool interrupted = syscall_nr != kNoSyscall && static_cast<int64_t>(h.x[10]) == -EINTR;
   // --timeout's timer interrupted the syscall: the run stops after it, as it would at the next block.
-  if (interrupted && !sig && limiter_.reached(h, h.instret)) return false;
+  if (interrupted && !sig && limiter_.reached(h, retired())) {
+    exit_group(0);
+    return false;
+  }
   if (interrupted && (!sig || (restartable(syscall_nr) && (sigactions_[sig].flags & SA_RESTART)))) {
     // The ecall again, with its arguments: it was interrupted by a signal the guest does not see, or
     // by one whose handler asked for SA_RESTART.
@@ -214,12 +261,12 @@ bool LinuxUser::deliver_signals(Hart& h, uint64_t syscall_nr, uint64_t orig_a0) 
     h.x[10] = orig_a0;
   }
   if (!sig) {
-    if (thread_.saved_mask) thread_.mask = *std::exchange(thread_.saved_mask, std::nullopt);
+    if (self().sig.saved_mask) self().sig.mask = *std::exchange(self().sig.saved_mask, std::nullopt);
     return true;
   }
-  thread_.pending &= ~sig_bit(sig);
+  self().sig.pending &= ~sig_bit(sig);
   if (sigactions_[sig].handler == reinterpret_cast<uint64_t>(SIG_DFL)) {
-    const SigInfo& info = thread_.info[sig];
+    const SigInfo& info = self().sig.info[sig];
     const int pid = static_cast<int>(info.word0);
     const bool own = (info.code == kSiUser || info.code == kSiTkill) && pid == getpid();
     std::string why = own                      ? "sent by the program itself"
@@ -231,7 +278,7 @@ bool LinuxUser::deliver_signals(Hart& h, uint64_t syscall_nr, uint64_t orig_a0) 
   if (!setup_frame(h, sig)) return die(SIGSEGV, fmt::format("no room for the {} handler's frame below sp {:#x}",
                                                             signal_name(sig), h.x[2]));
   // More to deliver: each frame goes on top, so the last one set up runs first, as in Linux.
-  if (thread_.pending & ~thread_.mask) h.request_exit();
+  if (self().sig.pending & ~self().sig.mask) h.request_exit();
   return true;
 }
 
@@ -239,33 +286,38 @@ bool LinuxUser::deliver_fault(Hart& h, int sig, int code, uint64_t addr) {
   const uint64_t handler = sigactions_[sig].handler;
   // A fault the program blocks or ignores kills it (force_sig_fault), as one it does not handle.
   if (handler == reinterpret_cast<uint64_t>(SIG_DFL) || handler == reinterpret_cast<uint64_t>(SIG_IGN) ||
-      (thread_.mask & sig_bit(sig)))
+      (self().sig.mask & sig_bit(sig)))
     return false;
   SigInfo info;
   info.signo = sig;
   info.code = code;
   info.word0 = addr;
-  thread_.info[sig] = info;
+  self().sig.info[sig] = info;
   if (!setup_frame(h, sig)) return false;
   return true;
 }
 
 bool LinuxUser::on_altstack(uint64_t sp) const {
-  const AltStack& s = thread_.altstack;
+  const AltStack& s = self().sig.altstack;
   return s.size && sp > s.sp && sp - s.sp <= s.size;
 }
 
 bool LinuxUser::setup_frame(Hart& h, int sig) {
   const SigAction act = sigactions_[sig];
   if (!sigreturn_page_) {
-    const int64_t page = vm_.map(0, GuestVm::kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    Exclusive ex(*this);
+    std::lock_guard lock(vm_mutex_);
+    const int64_t page =
+        sigreturn_page_ ? 0 : vm_.map(0, GuestVm::kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (page < 0) return false;
-    std::memcpy(vm_.base() + page, kSigreturnCode, sizeof kSigreturnCode);
-    vm_.protect(static_cast<uint64_t>(page), GuestVm::kPage, PROT_READ | PROT_EXEC);
-    sigreturn_page_ = static_cast<uint64_t>(page);
+    if (page) {  // no other thread's handler made it first
+      std::memcpy(vm_.base() + page, kSigreturnCode, sizeof kSigreturnCode);
+      vm_.protect(static_cast<uint64_t>(page), GuestVm::kPage, PROT_READ | PROT_EXEC);
+      sigreturn_page_ = static_cast<uint64_t>(page);
+    }
   }
   uint64_t sp = h.x[2];
-  const AltStack alt = thread_.altstack;
+  const AltStack alt = self().sig.altstack;
   const bool was_on_alt = on_altstack(sp);
   if ((act.flags & SA_ONSTACK) && alt.size && !was_on_alt) sp = alt.sp + alt.size;
   const uint64_t at = (sp - sizeof(RvSigframe)) & ~uint64_t(15);
@@ -273,11 +325,11 @@ bool LinuxUser::setup_frame(Hart& h, int sig) {
   if (sp < sizeof(RvSigframe) || !frame) return false;
 
   RvSigframe f{};
-  f.info = thread_.info[sig];
+  f.info = self().sig.info[sig];
   f.uc.ss_sp = alt.sp;
   f.uc.ss_flags = (alt.size ? (was_on_alt ? SS_ONSTACK : 0) : SS_DISABLE) | alt.flags;
   f.uc.ss_size = alt.size;
-  f.uc.sigmask = thread_.saved_mask.value_or(thread_.mask);
+  f.uc.sigmask = self().sig.saved_mask.value_or(self().sig.mask);
   f.uc.regs[0] = h.pc;
   for (int r = 1; r < 32; r++) f.uc.regs[r] = h.x[r];
   if (h.csr.isa.has(Ext::F)) {
@@ -286,10 +338,10 @@ bool LinuxUser::setup_frame(Hart& h, int sig) {
   }
   std::memcpy(frame, &f, sizeof f);
 
-  thread_.saved_mask.reset();
-  if (alt.flags & kSsAutodisarm) thread_.altstack = {};
-  thread_.mask |= act.mask & ~kUnblockable;
-  if (!(act.flags & SA_NODEFER)) thread_.mask |= sig_bit(sig);
+  self().sig.saved_mask.reset();
+  if (alt.flags & kSsAutodisarm) self().sig.altstack = {};
+  self().sig.mask |= act.mask & ~kUnblockable;
+  if (!(act.flags & SA_NODEFER)) self().sig.mask |= sig_bit(sig);
   if (act.flags & SA_RESETHAND) sigactions_[sig].handler = reinterpret_cast<uint64_t>(SIG_DFL);
   h.x[1] = sigreturn_page_;
   h.x[2] = at;
@@ -308,13 +360,13 @@ bool LinuxUser::sigreturn(Hart& h) {
   if (frame) std::memcpy(&f, frame, sizeof f);
   if (!frame || f.uc.ext_reserved != 0 || f.uc.ext_magic != 0 || f.uc.ext_size != 0)
     return die(SIGSEGV, fmt::format("rt_sigreturn found no valid signal frame at sp {:#x}", at));
-  thread_.mask = f.uc.sigmask & ~kUnblockable;
+  self().sig.mask = f.uc.sigmask & ~kUnblockable;
   // As restore_altstack: a stack the guest may not set now is left as it is.
   const int mode = f.uc.ss_flags & ~kSsAutodisarm;
   if (!on_altstack(f.uc.regs[2]) && !on_altstack(at)) {
-    if (mode == SS_DISABLE) thread_.altstack = {};
+    if (mode == SS_DISABLE) self().sig.altstack = {};
     else if ((mode == 0 || mode == SS_ONSTACK) && f.uc.ss_size >= kMinSigStackSize)
-      thread_.altstack = {f.uc.ss_sp, f.uc.ss_size, f.uc.ss_flags & kSsAutodisarm};
+      self().sig.altstack = {f.uc.ss_sp, f.uc.ss_size, f.uc.ss_flags & kSsAutodisarm};
   }
   h.pc = f.uc.regs[0];
   for (int r = 1; r < 32; r++) h.x[r] = f.uc.regs[r];
@@ -350,15 +402,15 @@ int64_t LinuxUser::sys_rt_sigaction(const std::array<uint64_t, 6>& a) {
 
 int64_t LinuxUser::sys_rt_sigprocmask(const std::array<uint64_t, 6>& a) {
   if (a[3] != 8) return -EINVAL;
-  const uint64_t old = thread_.mask;
+  const uint64_t old = self().sig.mask;
   if (a[1]) {
     auto* s = static_cast<const uint64_t*>(guest_ptr(a[1], 1, 8, PROT_READ));
     if (!s) return -EFAULT;
     const uint64_t set = *s & ~kUnblockable;
     switch (static_cast<int>(a[0])) {
-      case SIG_BLOCK: thread_.mask |= set; break;
-      case SIG_UNBLOCK: thread_.mask &= ~set; break;
-      case SIG_SETMASK: thread_.mask = set; break;
+      case SIG_BLOCK: self().sig.mask |= set; break;
+      case SIG_UNBLOCK: self().sig.mask &= ~set; break;
+      case SIG_SETMASK: self().sig.mask = set; break;
       default: return -EINVAL;
     }
   }
@@ -375,7 +427,7 @@ int64_t LinuxUser::sys_rt_sigpending(const std::array<uint64_t, 6>& a) {
   take_host_signals();
   auto* o = static_cast<uint8_t*>(guest_ptr(a[0], 1, a[1], PROT_WRITE));
   if (!o) return -EFAULT;
-  const uint64_t set = thread_.pending & thread_.mask;
+  const uint64_t set = self().sig.pending & self().sig.mask;
   std::memcpy(o, &set, a[1]);
   return 0;
 }
@@ -402,16 +454,16 @@ int64_t LinuxUser::sys_rt_sigtimedwait(const std::array<uint64_t, 6>& a) {
     until.tv_sec += ts->tv_sec + (until.tv_nsec + ts->tv_nsec) / 1'000'000'000;
     until.tv_nsec = (until.tv_nsec + ts->tv_nsec) % 1'000'000'000;
   }
-  const uint64_t mask = thread_.mask;
+  const uint64_t mask = self().sig.mask;
   for (;;) {
     take_host_signals();
-    if (const uint64_t ready = thread_.pending & set) {
+    if (const uint64_t ready = self().sig.pending & set) {
       const int sig = __builtin_ctzll(ready) + 1;
-      thread_.pending &= ~sig_bit(sig);
+      self().sig.pending &= ~sig_bit(sig);
       if (a[1]) {
         auto* info = static_cast<SigInfo*>(guest_ptr(a[1], 1, sizeof(SigInfo), PROT_WRITE));
         if (!info) return -EFAULT;
-        *info = thread_.info[sig];
+        *info = self().sig.info[sig];
       }
       return sig;
     }
@@ -424,19 +476,19 @@ int64_t LinuxUser::sys_rt_sigtimedwait(const std::array<uint64_t, 6>& a) {
       left = {ns / 1'000'000'000, ns % 1'000'000'000};
     }
     // The signals waited for are not blocked while it waits; any other deliverable one interrupts it.
-    thread_.mask = mask & ~set;
+    self().sig.mask = mask & ~set;
     const int64_t r = wait_signals(std::nullopt, [&](const sigset_t* host_mask) {
       return host(::syscall(SYS_ppoll, nullptr, 0, a[2] ? &left : nullptr, host_mask, _NSIG / 8));
     });
-    thread_.mask = mask;
-    if (r == -EINTR && !(thread_.pending & set) && next_signal()) return -EINTR;
+    self().sig.mask = mask;
+    if (r == -EINTR && !(self().sig.pending & set) && next_signal()) return -EINTR;
   }
 }
 
 int64_t LinuxUser::wait_signals(std::optional<uint64_t> mask, const std::function<int64_t(const sigset_t*)>& wait) {
   if (mask) {
-    thread_.saved_mask = thread_.mask;  // deliver_signals puts it back, or the handler's frame keeps it
-    thread_.mask = *mask & ~kUnblockable;
+    self().sig.saved_mask = self().sig.mask;  // deliver_signals puts it back, or the handler's frame keeps it
+    self().sig.mask = *mask & ~kUnblockable;
   }
   sigset_t caught, open;
   sigemptyset(&caught);
@@ -450,8 +502,8 @@ int64_t LinuxUser::wait_signals(std::optional<uint64_t> mask, const std::functio
 
 int64_t LinuxUser::sys_sigaltstack(const std::array<uint64_t, 6>& a) {
   // stack_t: ss_sp, ss_flags (an int, padded), ss_size.
-  const AltStack old = thread_.altstack;
-  const bool on = on_altstack(hart_.x[2]);
+  const AltStack old = self().sig.altstack;
+  const bool on = on_altstack(self().hart.x[2]);
   if (a[0]) {
     auto* ss = static_cast<const uint64_t*>(guest_ptr(a[0], 3, 8, PROT_READ));
     if (!ss) return -EFAULT;
@@ -459,9 +511,9 @@ int64_t LinuxUser::sys_sigaltstack(const std::array<uint64_t, 6>& a) {
     const int mode = flags & ~kSsAutodisarm;
     if (on) return -EPERM;
     if (mode != 0 && mode != SS_DISABLE && mode != SS_ONSTACK) return -EINVAL;
-    if (mode == SS_DISABLE) thread_.altstack = {};
+    if (mode == SS_DISABLE) self().sig.altstack = {};
     else if (ss[2] < kMinSigStackSize) return -ENOMEM;
-    else thread_.altstack = AltStack{ss[0], ss[2], flags & kSsAutodisarm};
+    else self().sig.altstack = AltStack{ss[0], ss[2], flags & kSsAutodisarm};
   }
   if (a[1]) {
     auto* o = static_cast<uint64_t*>(guest_ptr(a[1], 3, 8, PROT_WRITE));
@@ -479,8 +531,9 @@ int64_t LinuxUser::sys_kill(uint64_t n, const std::array<uint64_t, 6>& a) {
   const int tgid = static_cast<int>(a[0]);
   if (sig != 0 && !valid_signal(sig)) return -EINVAL;
   if (n != nr::kill && (target <= 0 || (n == nr::tgkill && tgid <= 0))) return -EINVAL;
-  const bool self = (target == getpid() && (n != nr::tgkill || tgid == getpid())) || (n == nr::kill && target == 0);
-  if (!self) {
+  GuestThread* thread = n != nr::kill && (n == nr::tkill || tgid == getpid()) ? thread_by_tid(target) : nullptr;
+  const bool process = n == nr::kill && (target == getpid() || target == 0);
+  if (!thread && !process) {
     if (n == nr::kill) return host(::kill(target, sig));
     if (n == nr::tkill) return host(::syscall(SYS_tkill, target, sig));
     return host(::syscall(SYS_tgkill, tgid, target, sig));
@@ -490,7 +543,8 @@ int64_t LinuxUser::sys_kill(uint64_t n, const std::array<uint64_t, 6>& a) {
   info.signo = sig;
   info.code = n == nr::kill ? kSiUser : kSiTkill;
   info.word0 = static_cast<uint32_t>(getpid()) | uint64_t(getuid()) << 32;
-  raise_signal(info);
+  if (thread) signal_thread(*thread, info);
+  else signal_process(info);
   return 0;
 }
 
@@ -509,7 +563,7 @@ int64_t LinuxUser::sys_setitimer(const std::array<uint64_t, 6>& a) {
   int64_t* o = a[2] ? static_cast<int64_t*>(guest_ptr(a[2], 4, 8, PROT_WRITE)) : nullptr;
   if (a[2] && !o) return -EFAULT;
   if (!itimer_made_) {
-    // Directed at this thread, the one that runs the hart and makes its syscalls.
+    // Directed at this thread; signal_process passes it on when this one blocks it.
     sigevent ev{};
     ev.sigev_notify = SIGEV_THREAD_ID;
     ev.sigev_signo = itimer_signal();

@@ -34,6 +34,14 @@ class RunLimiter {
   // run ends, so that a syscall entered just after the first one is interrupted too.
   void start(const std::vector<Hart*>& harts);
 
+  // A hart that joins the run after start() (a guest thread clone made), and one that leaves it.
+  // add() fails when kMaxHarts are in the run already.
+  static constexpr size_t kMaxHarts = 1024;
+  bool add(Hart& h);
+  void remove(Hart& h);
+  // Asks every hart in the run to leave translated code at its next block (async-signal-safe).
+  static void interrupt_all();
+
   // In the child of a fork: timer_create timers are not inherited, so --timeout is armed again and
   // counts from the fork.
   void after_fork();
