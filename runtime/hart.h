@@ -48,6 +48,9 @@ struct HartEnv {
   // on_code_write (see HostFaultHooks) until unwatch_code.
   virtual void watch_code(uint64_t page) = 0;
   virtual void unwatch_code(uint64_t page) = 0;
+  // Whether stores to the page fault into on_code_write although this engine has no code there:
+  // another thread's engine watches it (user mode, runtime/linux_threads.cpp).
+  virtual bool watches_code(uint64_t page) { return false; }
   // Address translation changed (satp, mstatus.MXR, sfence.vma): drop cached translations of the
   // page at va, or all of them.
   static constexpr uint64_t kFlushAll = ~0ull;

@@ -332,12 +332,18 @@ void LinuxUser::watch_code(uint64_t page) {
 void LinuxUser::unwatch_code(uint64_t page) {
   // One engine let go of the page (a store to it faulted, or its code cache filled up): the page
   // becomes writable, so no other thread's engine may keep code made from it.
-  if (!t_exclusive_depth) {
-    Exclusive ex(*this);
-    invalidate_all(page, page + GuestVm::kPage);
-  }
+  // Inside the section: a thread that translated from the page after the others dropped their
+  // code, and before it became writable, would keep code nothing watches.
+  const bool outer = !t_exclusive_depth;
+  Exclusive ex(*this);
+  if (outer) invalidate_all(page, page + GuestVm::kPage);
   std::lock_guard lock(vm_mutex_);
   vm_.unwatch_code(page);
+}
+
+bool LinuxUser::watches_code(uint64_t page) {
+  std::lock_guard lock(vm_mutex_);
+  return vm_.watches_code(page, GuestVm::kPage);
 }
 
 void* LinuxUser::guest_ptr(uint64_t va, uint64_t count, uint64_t size, int prot) {

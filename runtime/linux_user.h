@@ -76,6 +76,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   bool fetch_address(Hart& h, uint64_t va, uint64_t& pa) override;
   void watch_code(uint64_t page) override;
   void unwatch_code(uint64_t page) override;
+  bool watches_code(uint64_t page) override;
 
   static constexpr int kSignals = 64;
   // siginfo_t as the guest sees it (include/uapi/asm-generic/siginfo.h): the fields brisk fills.

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -271,6 +272,47 @@ static void test_signals(void) {
     CHECK_EQ(errno, ESRCH);
 }
 
+/* --- one thread rewrites code another thread runs --- */
+#define LI_A0(k) (0x00000513u | ((uint32_t)(k) << 20)) /* addi a0, zero, k */
+#define RET 0x00008067u
+typedef long (*code_fn)(void);
+static uint32_t *code;
+static uint32_t rewritten, calls_before, stale_after;
+
+static void *run_code(void *arg) {
+    (void)arg;
+    for (uint32_t seen = 0; seen < 1000;) {
+        const uint32_t done = __atomic_load_n(&rewritten, __ATOMIC_ACQUIRE);
+        if (done) __asm__ volatile("fence.i" ::: "memory"); /* this hart's side of the rewrite */
+        const long v = ((code_fn)code)();
+        if (!done) {
+            __atomic_fetch_add(&calls_before, 1, __ATOMIC_RELAXED);
+            continue;
+        }
+        if (v != 2) stale_after++;
+        seen++;
+    }
+    return NULL;
+}
+
+static void test_cross_modifying_code(void) {
+    code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(code != MAP_FAILED);
+    code[0] = LI_A0(1);
+    code[1] = RET;
+    __asm__ volatile("fence.i" ::: "memory");
+    pthread_t t;
+    CHECK_EQ(pthread_create(&t, NULL, run_code, NULL), 0);
+    while (__atomic_load_n(&calls_before, __ATOMIC_RELAXED) < 1000) {
+    }
+    code[0] = LI_A0(2);
+    __asm__ volatile("fence.i" ::: "memory");
+    __atomic_store_n(&rewritten, 1, __ATOMIC_RELEASE);
+    CHECK_EQ(pthread_join(t, NULL), 0);
+    CHECK_EQ(stale_after, 0);
+    CHECK_EQ(munmap(code, 4096), 0);
+}
+
 /* --- exit_group from a thread while the main thread blocks in read() --- */
 static void *end_all(void *arg) {
     (void)arg;
@@ -288,6 +330,7 @@ int main(void) {
     test_futex();
     test_thread_exit();
     test_signals();
+    test_cross_modifying_code();
     int fds[2];
     CHECK_EQ(pipe(fds), 0);
     pthread_t t;
