@@ -134,11 +134,7 @@ bool LinuxUser::on_budget(Hart& h) {
   }
   if (thread_ends()) return false;
   if (opt_.recorder) opt_.recorder->on_budget(h);
-  if (limiter_.reached(h, retired())) {
-    exit_group(0);  // run() ends with the limiter's status
-    return false;
-  }
-  return deliver_signals(h);
+  return !limit_reached(h) && deliver_signals(h);
 }
 
 void LinuxUser::install_host_signals() {
@@ -249,10 +245,7 @@ bool LinuxUser::deliver_signals(Hart& h, uint64_t syscall_nr, uint64_t orig_a0) 
   const int sig = next_signal();
   const bool interrupted = syscall_nr != kNoSyscall && static_cast<int64_t>(h.x[10]) == -EINTR;
   // --timeout's timer interrupted the syscall: the run stops after it, as it would at the next block.
-  if (interrupted && !sig && limiter_.reached(h, retired())) {
-    exit_group(0);
-    return false;
-  }
+  if (interrupted && !sig && limit_reached(h)) return false;
   if (interrupted && (!sig || (restartable(syscall_nr) && (sigactions_[sig].flags & SA_RESTART)))) {
     // The ecall again, with its arguments: it was interrupted by a signal the guest does not see, or
     // by one whose handler asked for SA_RESTART.

@@ -166,6 +166,7 @@ void LinuxUser::after_fork_threads() {
   for (auto& e : ended_) (void)e.release();
   ended_.clear();
   if (me != main_.get()) limiter_.remove(main_->hart);
+  me->tid = getpid();  // the child's one thread
   live_ = {me};
   leader_ = me;
 }
@@ -192,11 +193,19 @@ LinuxUser::GuestThread* LinuxUser::thread_by_tid(int tid) {
   return nullptr;
 }
 
-uint64_t LinuxUser::retired() {
-  std::lock_guard lock(group_mutex_);
-  uint64_t n = ended_instret_;
-  for (const GuestThread* t : live_) n += t->hart.instret;  // other threads' counts, read racily
-  return n;
+bool LinuxUser::limit_reached(Hart& h) {
+  uint64_t retired, threads;
+  {
+    std::lock_guard lock(group_mutex_);
+    retired = ended_instret_;
+    // Other threads' counts, read racily, and behind by the block they run: they each stop at
+    // their share of what is left, and look again.
+    for (const GuestThread* t : live_) retired += t->hart.instret;
+    threads = live_.size();
+  }
+  if (!limiter_.reached(h, retired, threads)) return false;
+  exit_group(0);  // finish() ends with the limiter's status
+  return true;
 }
 
 // --- the exclusive section ---

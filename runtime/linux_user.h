@@ -275,8 +275,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   };
   // Drops what every thread's engine translated from [start, end) (inside an exclusive section).
   void invalidate_all(uint64_t start, uint64_t end);
-  // Total instructions retired by all threads, for --max-insns.
-  uint64_t retired();
+  // --timeout and --max-insns (over all threads): true when the run ends, every thread with it.
+  bool limit_reached(Hart& h);
   // The futex syscall on the host futex: guest memory is host memory at base + va.
   int64_t sys_futex(const std::array<uint64_t, 6>& a);
   int64_t sys_get_robust_list(const std::array<uint64_t, 6>& a);

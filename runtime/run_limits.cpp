@@ -118,33 +118,35 @@ RunLimiter::~RunLimiter() {
   for (auto& slot : g_harts) slot.store(nullptr);
 }
 
-void RunLimiter::stop(int status) {
-  status_ = status;
+bool RunLimiter::stop(int status) {
+  int none = 0;
+  if (!status_.compare_exchange_strong(none, status)) return false;
   if (armed_) {
     const itimerspec off{};
     timer_settime(timer_, 0, &off, nullptr);
   }
+  return true;
 }
 
-bool RunLimiter::reached(Hart& h, uint64_t retired) {
+bool RunLimiter::reached(Hart& h, uint64_t retired, uint64_t sharing) {
   if (status_) return true;
   if (limits_.max_insns) {
     if (retired >= limits_.max_insns) {
-      diag_print("brisk: stopped: --max-insns {} reached at pc {:#x}, {} instructions\n", limits_.max_insns, h.pc,
-                 retired);
-      stop(kMaxInsnsStatus);
+      if (stop(kMaxInsnsStatus))
+        diag_print("brisk: stopped: --max-insns {} reached at pc {:#x}, {} instructions\n", limits_.max_insns, h.pc,
+                   retired);
       return true;
     }
-    h.deadline = std::min(h.deadline, h.instret + (limits_.max_insns - retired));
+    h.deadline = std::min(h.deadline, h.instret + std::max<uint64_t>(1, (limits_.max_insns - retired) / sharing));
   }
   // The caller's store to h.deadline must come first: a timer signal after this load leaves its
   // request_exit() standing; one before it is seen here.
   std::atomic_signal_fence(std::memory_order_seq_cst);
   if (on_sigusr1_ && g_sigusr1.exchange(false, std::memory_order_relaxed)) on_sigusr1_();
   if (armed_ && g_expired.load(std::memory_order_relaxed)) {
-    diag_print("brisk: stopped: --timeout {} s reached at pc {:#x}, {} instructions\n", limits_.timeout, h.pc,
-               retired);
-    stop(kTimeoutStatus);
+    if (stop(kTimeoutStatus))
+      diag_print("brisk: stopped: --timeout {} s reached at pc {:#x}, {} instructions\n", limits_.timeout, h.pc,
+                 retired);
     return true;
   }
   return false;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -313,6 +314,32 @@ static void test_cross_modifying_code(void) {
     CHECK_EQ(munmap(code, 4096), 0);
 }
 
+/* --- fork from a thread: the child has that one thread only, and can make more --- */
+static void *child_thread(void *arg) { return arg; }
+
+static void *fork_in_thread(void *arg) {
+    (void)arg;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        pthread_t t;
+        void *ret = NULL;
+        if (tid() != getpid() || pthread_create(&t, NULL, child_thread, (void *)5) || pthread_join(t, &ret)) _exit(6);
+        _exit((int)(long)ret);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) return (void *)-1;
+    return (void *)(long)status;
+}
+
+static void test_fork(void) {
+    pthread_t t;
+    void *status;
+    CHECK_EQ(pthread_create(&t, NULL, fork_in_thread, NULL), 0);
+    CHECK_EQ(pthread_join(t, &status), 0);
+    CHECK(WIFEXITED((int)(long)status));
+    CHECK_EQ(WEXITSTATUS((int)(long)status), 5);
+}
+
 /* --- exit_group from a thread while the main thread blocks in read() --- */
 static void *end_all(void *arg) {
     (void)arg;
@@ -322,7 +349,26 @@ static void *end_all(void *arg) {
     return NULL;
 }
 
-int main(void) {
+/* `threads spin`: two threads spin and the main thread blocks in read(), for --timeout and
+ * --max-insns, which must stop them all (tests/guest/CMakeLists.txt). */
+static void *spin_forever(void *arg) {
+    for (;;) {
+    }
+    return arg;
+}
+
+static void spin_until_stopped(void) {
+    int fds[2];
+    CHECK_EQ(pipe(fds), 0);
+    pthread_t t;
+    for (int k = 0; k < 2; k++) CHECK_EQ(pthread_create(&t, NULL, spin_forever, NULL), 0);
+    char c;
+    read(fds[0], &c, 1);
+    CHECK(!"read returned");
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "spin")) spin_until_stopped();
     test_create_join();
     test_atomics();
     test_message_passing();
@@ -331,6 +377,7 @@ int main(void) {
     test_thread_exit();
     test_signals();
     test_cross_modifying_code();
+    test_fork();
     int fds[2];
     CHECK_EQ(pipe(fds), 0);
     pthread_t t;
