@@ -200,9 +200,11 @@ void LinuxUser::take_host_signals() {
   for (uint64_t in = me.incoming.exchange(0); in; in &= in - 1) raise_signal(me.incoming_info[__builtin_ctzll(in) + 1]);
 }
 
-void LinuxUser::signal_thread(GuestThread& t, const SigInfo& info) {
-  if (&t == &self()) return raise_signal(info);
-  std::lock_guard lock(group_mutex_);
+void LinuxUser::send_to(GuestThread& t, const SigInfo& info, std::unique_lock<std::mutex>& lock) {
+  if (&t == &self()) {
+    lock.unlock();
+    return raise_signal(info);
+  }
   const uint64_t bit = sig_bit(info.signo);
   if (!(t.incoming & bit)) t.incoming_info[info.signo] = info;
   t.incoming.fetch_or(bit, std::memory_order_release);
@@ -210,19 +212,24 @@ void LinuxUser::signal_thread(GuestThread& t, const SigInfo& info) {
   kick(t);
 }
 
+bool LinuxUser::signal_tid(int tid, const SigInfo& info) {
+  std::unique_lock lock(group_mutex_);
+  for (GuestThread* t : live_)
+    if (t->tid == tid) {
+      if (info.signo) send_to(*t, info, lock);
+      return true;
+    }
+  return false;
+}
+
 void LinuxUser::signal_process(const SigInfo& info) {
   const uint64_t bit = sig_bit(info.signo);
+  std::unique_lock lock(group_mutex_);
   GuestThread* to = &self();
-  if (to->sig.mask & bit) {
-    std::lock_guard lock(group_mutex_);
-    // Other threads' masks, read racily: a thread that changes its own now may take the signal late.
-    for (GuestThread* t : live_)
-      if (!(t->sig.mask & bit)) {
-        to = t;
-        break;
-      }
-  }
-  signal_thread(*to, info);
+  // Other threads' masks, read racily: a thread that changes its own now may take the signal late.
+  for (GuestThread* t : live_)
+    if ((to->sig.mask & bit) && !(t->sig.mask & bit)) to = t;
+  send_to(*to, info, lock);
 }
 
 int LinuxUser::next_signal() {
@@ -524,21 +531,18 @@ int64_t LinuxUser::sys_kill(uint64_t n, const std::array<uint64_t, 6>& a) {
   const int tgid = static_cast<int>(a[0]);
   if (sig != 0 && !valid_signal(sig)) return -EINVAL;
   if (n != nr::kill && (target <= 0 || (n == nr::tgkill && tgid <= 0))) return -EINVAL;
-  GuestThread* thread = n != nr::kill && (n == nr::tkill || tgid == getpid()) ? thread_by_tid(target) : nullptr;
-  const bool process = n == nr::kill && (target == getpid() || target == 0);
-  if (!thread && !process) {
-    if (n == nr::kill) return host(::kill(target, sig));
-    if (n == nr::tkill) return host(::syscall(SYS_tkill, target, sig));
-    return host(::syscall(SYS_tgkill, tgid, target, sig));
-  }
-  if (sig == 0) return 0;
   SigInfo info;
   info.signo = sig;
   info.code = n == nr::kill ? kSiUser : kSiTkill;
   info.word0 = static_cast<uint32_t>(getpid()) | uint64_t(getuid()) << 32;
-  if (thread) signal_thread(*thread, info);
-  else signal_process(info);
-  return 0;
+  if (n != nr::kill && (n == nr::tkill || tgid == getpid()) && signal_tid(target, info)) return 0;
+  if (n == nr::kill && (target == getpid() || target == 0)) {
+    if (sig) signal_process(info);
+    return 0;
+  }
+  if (n == nr::kill) return host(::kill(target, sig));
+  if (n == nr::tkill) return host(::syscall(SYS_tkill, target, sig));
+  return host(::syscall(SYS_tgkill, tgid, target, sig));
 }
 
 int64_t LinuxUser::sys_setitimer(const std::array<uint64_t, 6>& a) {

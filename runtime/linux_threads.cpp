@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <system_error>
 
@@ -130,6 +131,8 @@ void LinuxUser::end_thread(GuestThread& t) {
     if (o.get() == &t) ended_.push_back(std::move(o));
   std::erase(others_, nullptr);
   group_cv_.notify_all();
+  lock.unlock();
+  if (&t != leader_) t.engine.reset();  // its code cache, which nobody reaches any more
 }
 
 UserResult LinuxUser::finish(GuestThread& t) {
@@ -184,13 +187,6 @@ bool LinuxUser::exit_group(int status) {
 
 void LinuxUser::kick(const GuestThread& t) {
   if (&t != t_self && t.tid) ::syscall(SYS_tgkill, getpid(), t.tid, kKickSignal);
-}
-
-LinuxUser::GuestThread* LinuxUser::thread_by_tid(int tid) {
-  std::lock_guard lock(group_mutex_);
-  for (GuestThread* t : live_)
-    if (t->tid == tid) return t;
-  return nullptr;
 }
 
 bool LinuxUser::limit_reached(Hart& h) {
@@ -328,12 +324,17 @@ int64_t LinuxUser::sys_futex(const std::array<uint64_t, 6>& a) {
 
 int64_t LinuxUser::sys_get_robust_list(const std::array<uint64_t, 6>& a) {
   const int tid = static_cast<int>(a[0]);
-  GuestThread* t = tid == 0 ? &self() : thread_by_tid(tid);
-  if (!t) return -ESRCH;
+  uint64_t list = self().robust_list;
+  if (tid != 0) {
+    std::lock_guard lock(group_mutex_);
+    const auto it = std::find_if(live_.begin(), live_.end(), [&](const GuestThread* t) { return t->tid == tid; });
+    if (it == live_.end()) return -ESRCH;
+    list = (*it)->robust_list;
+  }
   auto* head = static_cast<uint64_t*>(guest_ptr(a[1], 1, 8, PROT_WRITE));
   auto* len = static_cast<uint64_t*>(guest_ptr(a[2], 1, 8, PROT_WRITE));
   if (!head || !len) return -EFAULT;
-  *head = t->robust_list;
+  *head = list;
   *len = kRobustListHeadSize;
   return 0;
 }

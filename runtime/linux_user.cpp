@@ -229,6 +229,7 @@ void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
 
 UserResult LinuxUser::run() {
   GuestThread& t = *main_;
+  t_self = &t;  // another LinuxUser may have been made on this host thread since this one
   if (opt_.recorder) opt_.recorder->start({&t.hart});
   limiter_.start({&t.hart});
   install_host_signals();

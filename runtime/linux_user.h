@@ -282,11 +282,12 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int64_t sys_get_robust_list(const std::array<uint64_t, 6>& a);
   // Linux's exit_robust_list: every futex the exiting thread holds gets FUTEX_OWNER_DIED and a wake.
   void exit_robust_list(GuestThread& t);
-  // Sends info to thread t of this process (tgkill), or to the process (kill: the first thread that
-  // does not block it).
-  void signal_thread(GuestThread& t, const SigInfo& info);
+  // Sends info to the thread tid of this process (tgkill; signal 0 only looks): false when there
+  // is none. Or to the process (kill): the calling thread, or else one that does not block it.
+  bool signal_tid(int tid, const SigInfo& info);
   void signal_process(const SigInfo& info);
-  GuestThread* thread_by_tid(int tid);
+  // Under group_mutex_ (lock), which it lets go of when t is the calling thread.
+  void send_to(GuestThread& t, const SigInfo& info, std::unique_lock<std::mutex>& lock);
 
   uint64_t sigreturn_page_ = 0;  // guest address of the rt_sigreturn trampoline, mapped at the first handler
 
