@@ -71,7 +71,7 @@ int64_t LinuxUser::clone_thread(uint64_t flags, uint64_t sp, uint64_t ptid, uint
   if (flags & CLONE_SETTLS) t->hart.x[4] = tls;
   t->hart.instret = 0;
   t->hart.reservation = ~0ull;
-  t->engine = new_engine();
+  t->engine = new_engine(false);
   t->sig.mask = me.sig.mask;  // the altstack is not inherited by a thread
   t->clear_child_tid = (flags & CLONE_CHILD_CLEARTID) ? ctid : 0;
   if (!limiter_.add(t->hart)) return -EAGAIN;

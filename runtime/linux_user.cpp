@@ -60,10 +60,15 @@ std::string signal_name(int sig) {
   return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
 }
 
-std::unique_ptr<Engine> LinuxUser::new_engine() const { return make_engine(with_deadlines(opt_.engine)); }
+std::unique_ptr<Engine> LinuxUser::new_engine(bool first) const {
+  EngineOptions opt = with_deadlines(opt_.engine);
+  // brisk's own files are made before any guest runs (runtime/diag.h): the perf map is the first thread's.
+  opt.perf_map = opt.perf_map && first;
+  return make_engine(opt);
+}
 
 LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), main_(std::make_unique<GuestThread>()) {
-  main_->engine = new_engine();
+  main_->engine = new_engine(true);
   main_->tid = getpid();
   t_self = main_.get();
   live_.push_back(main_.get());

@@ -243,7 +243,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   static inline const int kKickSignal = SIGRTMAX - 1;
   static constexpr uint64_t kRobustListHeadSize = 24;  // struct robust_list_head (include/uapi/linux/futex.h)
   GuestThread* leader_ = main_.get();  // the thread whose host thread ends the process (finish)
-  std::unique_ptr<Engine> new_engine() const;
+  // An engine for the first thread, or for one clone makes.
+  std::unique_ptr<Engine> new_engine(bool first) const;
   // After t, the leader, ended: waits for the other threads, then the run's result.
   UserResult finish(GuestThread& t);
   // In the child of a fork: the calling thread is the only one.
