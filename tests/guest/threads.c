@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -26,6 +27,16 @@ static void *report_tid(void *arg) {
     long k = (long)arg;
     tids[k] = tid();
     return (void *)(k * 10 + 1);
+}
+
+static void test_clone_flags(void) {
+    /* As Linux: a thread shares signal actions, and they need shared memory. */
+    errno = 0;
+    CHECK_EQ(syscall(SYS_clone, CLONE_THREAD | CLONE_VM, 0, 0, 0, 0), -1);
+    CHECK_EQ(errno, EINVAL);
+    errno = 0;
+    CHECK_EQ(syscall(SYS_clone, CLONE_SIGHAND, 0, 0, 0, 0), -1);
+    CHECK_EQ(errno, EINVAL);
 }
 
 static void test_create_join(void) {
@@ -367,8 +378,23 @@ static void spin_until_stopped(void) {
     CHECK(!"read returned");
 }
 
+/* `threads segv`: a thread's fault kills the process while the main thread waits in pthread_join. */
+static void *fault(void *arg) {
+    *(volatile int *)arg = 1;
+    return NULL;
+}
+
+static void fault_in_thread(void) {
+    pthread_t t;
+    CHECK_EQ(pthread_create(&t, NULL, fault, (void *)16), 0);
+    pthread_join(t, NULL);
+    CHECK(!"pthread_join returned");
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && !strcmp(argv[1], "spin")) spin_until_stopped();
+    if (argc > 1 && !strcmp(argv[1], "segv")) fault_in_thread();
+    test_clone_flags();
     test_create_join();
     test_atomics();
     test_message_passing();
