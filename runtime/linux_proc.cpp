@@ -207,7 +207,7 @@ std::string LinuxUser::proc_stat() const {
     if (field - 3 < f.size()) f[field - 3] = std::to_string(v);
   };
   const GuestLayout g = guest_layout();
-  set(20, 1);  // num_threads
+  set(20, thread_count());  // num_threads
   set(23, g.vsize);
   set(26, g.start_code);
   set(27, g.end_code);
@@ -258,11 +258,12 @@ std::string LinuxUser::proc_status() const {
   for (std::string line; std::getline(in, line);) {
     const std::string key = line.substr(0, line.find(':'));
     if (key == "Name") line = "Name:\t" + comm();
-    else if (key == "Threads") line = "Threads:\t1";
+    else if (key == "Threads") line = fmt::format("Threads:\t{}", thread_count());
     else if (key == "VmPeak" || key == "VmSize") line = fmt::format("{}:\t{:8} kB", key, g.vsize / 1024);
     else if (key == "VmExe") line = fmt::format("VmExe:\t{:8} kB", (g.end_code - g.start_code) / 1024);
     else if (key == "SigPnd") line = fmt::format("SigPnd:\t{:016x}", self().sig.pending);
-    else if (key == "ShdPnd") line = "ShdPnd:\t0000000000000000";  // no process-wide pending set: one thread
+    // Process-directed signals go to a thread at once (signal_process): no process-wide pending set.
+    else if (key == "ShdPnd") line = "ShdPnd:\t0000000000000000";
     else if (key == "SigBlk") line = fmt::format("SigBlk:\t{:016x}", self().sig.mask);
     else if (key == "SigIgn") line = fmt::format("SigIgn:\t{:016x}", g.ignored);
     else if (key == "SigCgt") line = fmt::format("SigCgt:\t{:016x}", g.caught);

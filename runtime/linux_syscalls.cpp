@@ -616,7 +616,7 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       return p ? host(::syscall(SYS_getrandom, p, a[1], static_cast<unsigned>(a[2]))) : -EFAULT;
     }
 
-    // --- threads: one thread, so nothing ever waits ---
+    // --- threads (runtime/linux_threads.cpp) ---
     case nr::futex: return sys_futex(a);
 
     // --- RISC-V specific ---

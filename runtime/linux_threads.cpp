@@ -204,6 +204,11 @@ bool LinuxUser::limit_reached(Hart& h) {
   return true;
 }
 
+size_t LinuxUser::thread_count() const {
+  std::lock_guard lock(group_mutex_);
+  return live_.size();
+}
+
 // --- the exclusive section ---
 
 void LinuxUser::exec_end() {

@@ -144,7 +144,7 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), main_(std::make_unique
     vm_.on_exec_map = [this](uint64_t start, const GuestVm::Mapping& m) {
       record_mapping(start, m.end - start, m.offset, m.path, m.prot, m.shared);
     };
-    // One process, one thread: the guest's pid and tid are brisk's pid (runtime/linux_syscalls.cpp).
+    // One thread under brisk record (clone of a thread is refused): the guest's pid and tid are brisk's pid.
     const uint32_t pid = static_cast<uint32_t>(getpid());
     opt_.recorder->task = [pid](const Hart&) { return profile::Task{pid, pid, profile::CpuMode::User}; };
   }

@@ -227,7 +227,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   // The thread this host thread runs.
   static inline thread_local GuestThread* t_self = nullptr;
   static GuestThread& self() { return *t_self; }
-  std::mutex group_mutex_;
+  mutable std::mutex group_mutex_;
   std::condition_variable group_cv_;
   std::vector<GuestThread*> live_;                    // threads not yet exited, main_ among them
   std::vector<std::unique_ptr<GuestThread>> ended_;  // exited threads whose host thread is to be joined
@@ -287,6 +287,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   // is none. Or to the process (kill): the calling thread, or else one that does not block it.
   bool signal_tid(int tid, const SigInfo& info);
   void signal_process(const SigInfo& info);
+  size_t thread_count() const;
   // Under group_mutex_ (lock), which it lets go of when t is the calling thread.
   void send_to(GuestThread& t, const SigInfo& info, std::unique_lock<std::mutex>& lock);
 
