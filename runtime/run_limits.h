@@ -54,7 +54,7 @@ class RunLimiter {
   // From on_budget (or an idle loop), after h.deadline was set; `retired` counts what all harts
   // retired so far. Lowers h.deadline to where --max-insns stops: exactly for harts that take turns,
   // and for `sharing` harts running at once (guest threads), to their share of what is left, so
-  // that together they stop close to it. True when a limit was reached: the line is printed (once,
+  // that together they stop near it (past it by part of a share: `retired` lags behind them). True when a limit was reached: the line is printed (once,
   // whichever thread sees it first), and the run must stop with status().
   bool reached(Hart& h, uint64_t retired, uint64_t sharing = 1);
   // The exit status the run must end with: 0 until a limit is reached.
