@@ -379,9 +379,13 @@ void GuestVm::unwatch_code(uint64_t page) {
   mprotect(base_ + page, kPage, host_prot(prot_of(page)));
 }
 
+bool GuestVm::watches_code(uint64_t addr, uint64_t len) const {
+  auto it = code_pages_.lower_bound(page_down(addr));
+  return it != code_pages_.end() && *it < addr + len;
+}
+
 void GuestVm::code_change(uint64_t start, uint64_t end) {
-  auto it = code_pages_.lower_bound(page_down(start));
-  if (it != code_pages_.end() && *it < end && on_code_change) on_code_change(page_down(start), page_up(end));
+  if (watches_code(start, end - start) && on_code_change) on_code_change(page_down(start), page_up(end));
 }
 
 void GuestVm::before_host_write(uint64_t addr, uint64_t len) { code_change(addr, addr + len); }

@@ -95,6 +95,8 @@ class GuestVm {
   // A file's pages became executable, mapped with PROT_EXEC or given it by mprotect: `m` is the
   // piece that did, at `start` (brisk record's MMAP2, runtime/recorder.h).
   std::function<void(uint64_t start, const Mapping& m)> on_exec_map;
+  // Whether a watched page lies in [addr, addr+len).
+  bool watches_code(uint64_t addr, uint64_t len) const;
   // The host kernel is about to write [addr, addr+len) for a syscall: lets go of watched code there.
   void before_host_write(uint64_t addr, uint64_t len);
   // A free range of len bytes at or above kLowest, searched top-down from below `top`; 0 when none.

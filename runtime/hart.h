@@ -48,6 +48,9 @@ struct HartEnv {
   // on_code_write (see HostFaultHooks) until unwatch_code.
   virtual void watch_code(uint64_t page) = 0;
   virtual void unwatch_code(uint64_t page) = 0;
+  // Whether stores to the page fault into on_code_write although this engine has no code there:
+  // another thread's engine watches it (user mode, runtime/linux_threads.cpp).
+  virtual bool watches_code(uint64_t page) { return false; }
   // Address translation changed (satp, mstatus.MXR, sfence.vma): drop cached translations of the
   // page at va, or all of them.
   static constexpr uint64_t kFlushAll = ~0ull;
@@ -96,6 +99,7 @@ struct Hart {
   bool waiting = false;  // in WFI: the machine resumes it when an interrupt becomes pending
   uint8_t ialign_mask = 1;  // pc bits that must be zero: 1 with C (IALIGN=16), 3 without
   uint64_t reservation = ~0ull;  // LR/SC reservation address; ~0 when none
+  uint64_t reservation_value = 0;  // what LR loaded there: SC stores only if memory still holds it
   // The exec loop regains control before instret would pass this: the mechanism for exact events
   // (docs/architecture.md, "Exact events") and for noticing interrupts. Translated code checks it only where enabled.
   uint64_t deadline = UINT64_MAX;

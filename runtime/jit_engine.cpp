@@ -144,10 +144,23 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
     by_page_.emplace(page, raw);
   }
   stats_.blocks++;
+  if (h.mem_limit && !still_in_memory(h, raw->bc.plan)) {
+    drop(raw);
+    return block_for(h, max_insns);  // made again from what memory holds now, which is watched
+  }
   if (perf_map_)
     fmt::print(perf_map_, "{:x} {:x} guest_{:x}_{}\n", reinterpret_cast<uintptr_t>(raw->bc.code), raw->bc.size,
                raw->bc.plan.pc, raw->bc.plan.insns.size());
   return raw;
+}
+
+bool JitEngine::still_in_memory(Hart& h, const jit::BlockPlan& plan) const {
+  for (const jit::PlanInsn& p : plan.insns) {
+    uint16_t lo = 0, hi = 0;
+    if (!h.env->fetch16(h, p.pc, lo) || (p.insn.len == 4 && !h.env->fetch16(h, p.pc + 2, hi))) return false;
+    if ((p.insn.len == 4 ? uint32_t(hi) << 16 | lo : lo) != p.insn.raw) return false;
+  }
+  return true;
 }
 
 JitEngine::LookupTable& JitEngine::lookup_for(Hart& h, uint64_t mode) {
@@ -206,7 +219,11 @@ void JitEngine::invalidate(Hart& h, uint64_t start, uint64_t end) {
 }
 
 void JitEngine::flush_all(Hart& h) {
-  for (auto& [page, b] : by_page_) h.env->unwatch_code(page);  // idempotent per page
+  // Unwatched once all is gone: in user mode unwatching may let another thread drop this engine's
+  // blocks of the page (runtime/linux_threads.cpp), which must find nothing left to walk.
+  std::vector<uint64_t> pages;
+  for (auto& [page, b] : by_page_)
+    if (pages.empty() || pages.back() != page) pages.push_back(page);
   by_page_.clear();
   blocks_.clear();
   recent_.fill({});
@@ -215,6 +232,7 @@ void JitEngine::flush_all(Hart& h) {
   for (auto& [key, table] : lookups_) table->fill({});
   arena_.reset_to(arena_start_);
   stats_.flushes++;
+  for (uint64_t page : pages) h.env->unwatch_code(page);
 }
 
 JitEngine::Block* JitEngine::block_at_host(const void* p) const {
@@ -236,7 +254,11 @@ std::pair<JitEngine::Block*, const x64::FaultSite*> JitEngine::fault_site_at(con
 }
 
 bool JitEngine::on_code_write(Hart& h, uint64_t va, ucontext_t& ctx) {
-  if (by_page_.find(page_of(va)) == by_page_.end()) return false;
+  if (by_page_.find(page_of(va)) == by_page_.end()) {
+    if (!h.env->watches_code(page_of(va))) return false;
+    h.env->unwatch_code(page_of(va));  // another thread's code: its engine drops it
+    return true;
+  }
   // A store its helper runs has synced h.pc; an inline one (user mode: it faulted on the
   // write-protected page) is found by the host pc, and h.pc becomes its pc.
   auto& rip = ctx.uc_mcontext.gregs[REG_RIP];

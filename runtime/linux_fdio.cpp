@@ -227,7 +227,7 @@ LinuxUser::SignalFd* LinuxUser::signalfd_of(int fd) {
 
 void LinuxUser::update_signalfds() {
   for (SignalFd& s : signalfds_) {
-    const bool want = (thread_.pending & s.mask) != 0;
+    const bool want = (self().sig.pending & s.mask) != 0;
     if (want == s.ready) continue;
     // The pipe holds at most this one byte, so the write does not block; the read is only of a byte
     // there (the guest may have taken it another way, readv, splice).
@@ -250,10 +250,10 @@ int64_t LinuxUser::signalfd_read(SignalFd& s, int fd, const std::vector<iovec>& 
     take_host_signals();
     RvSignalfdSiginfo out[kSignals];
     uint64_t n = 0;
-    for (uint64_t ready; n < count && (ready = thread_.pending & s.mask); n++) {
+    for (uint64_t ready; n < count && (ready = self().sig.pending & s.mask); n++) {
       const int sig = __builtin_ctzll(ready) + 1;
-      thread_.pending &= ~(1ull << (sig - 1));
-      out[n] = to_signalfd(thread_.info[sig]);
+      self().sig.pending &= ~(1ull << (sig - 1));
+      out[n] = to_signalfd(self().sig.info[sig]);
     }
     update_signalfds();
     if (n) {
@@ -273,7 +273,7 @@ int64_t LinuxUser::signalfd_read(SignalFd& s, int fd, const std::vector<iovec>& 
     const int64_t r = wait_signals(std::nullopt, [](const sigset_t* host_mask) {
       return host(::syscall(SYS_ppoll, nullptr, 0, nullptr, host_mask, _NSIG / 8));
     });
-    if (r == -EINTR && !(thread_.pending & s.mask) && next_signal()) return -EINTR;
+    if (r == -EINTR && !(self().sig.pending & s.mask) && next_signal()) return -EINTR;
   }
 }
 

@@ -166,11 +166,13 @@ std::string LinuxUser::comm() const {
 }
 
 std::string LinuxUser::guest_bytes(uint64_t start, uint64_t end) const {
+  std::lock_guard lock(vm_mutex_);
   if (end <= start || !vm_.accessible(start, end - start, PROT_READ)) return {};
   return std::string(reinterpret_cast<const char*>(vm_.base() + start), end - start);
 }
 
 std::string LinuxUser::proc_maps() const {
+  std::lock_guard lock(vm_mutex_);
   const uint64_t brk = vm_.program_break();
   std::string out;
   vm_.for_each([&](uint64_t start, const GuestVm::Mapping& m) {
@@ -205,15 +207,15 @@ std::string LinuxUser::proc_stat() const {
     if (field - 3 < f.size()) f[field - 3] = std::to_string(v);
   };
   const GuestLayout g = guest_layout();
-  set(20, 1);  // num_threads
+  set(20, thread_count());  // num_threads
   set(23, g.vsize);
   set(26, g.start_code);
   set(27, g.end_code);
   set(28, start_stack_);
   set(29, 0);  // kstkesp, kstkeip: Linux shows them only while the task dumps core
   set(30, 0);
-  set(31, thread_.pending);
-  set(32, thread_.mask);
+  set(31, self().sig.pending);
+  set(32, self().sig.mask);
   set(33, g.ignored);
   set(34, g.caught);
   set(35, 0);  // wchan
@@ -232,6 +234,7 @@ std::string LinuxUser::proc_stat() const {
 
 LinuxUser::GuestLayout LinuxUser::guest_layout() const {
   GuestLayout g;
+  std::lock_guard lock(vm_mutex_);
   vm_.for_each([&](uint64_t start, const GuestVm::Mapping& m) {
     g.vsize += m.end - start;
     if (m.path != exe_path_) return;
@@ -255,12 +258,13 @@ std::string LinuxUser::proc_status() const {
   for (std::string line; std::getline(in, line);) {
     const std::string key = line.substr(0, line.find(':'));
     if (key == "Name") line = "Name:\t" + comm();
-    else if (key == "Threads") line = "Threads:\t1";
+    else if (key == "Threads") line = fmt::format("Threads:\t{}", thread_count());
     else if (key == "VmPeak" || key == "VmSize") line = fmt::format("{}:\t{:8} kB", key, g.vsize / 1024);
     else if (key == "VmExe") line = fmt::format("VmExe:\t{:8} kB", (g.end_code - g.start_code) / 1024);
-    else if (key == "SigPnd") line = fmt::format("SigPnd:\t{:016x}", thread_.pending);
-    else if (key == "ShdPnd") line = "ShdPnd:\t0000000000000000";  // no process-wide pending set: one thread
-    else if (key == "SigBlk") line = fmt::format("SigBlk:\t{:016x}", thread_.mask);
+    else if (key == "SigPnd") line = fmt::format("SigPnd:\t{:016x}", self().sig.pending);
+    // Process-directed signals go to a thread at once (signal_process): no process-wide pending set.
+    else if (key == "ShdPnd") line = "ShdPnd:\t0000000000000000";
+    else if (key == "SigBlk") line = fmt::format("SigBlk:\t{:016x}", self().sig.mask);
     else if (key == "SigIgn") line = fmt::format("SigIgn:\t{:016x}", g.ignored);
     else if (key == "SigCgt") line = fmt::format("SigCgt:\t{:016x}", g.caught);
     out += line + '\n';
@@ -290,6 +294,9 @@ int64_t LinuxUser::mem_file_io(uint64_t pos, uint64_t buf, uint64_t len, bool wr
   // The mem side ignores the guest's protections, as Linux's FOLL_FORCE does; the buffer does not.
   // A bounce page between the two, as Linux's, so each side fails with its own error in Linux's order.
   uint8_t page[GuestVm::kPage];
+  // A write may lift a page's protection for a moment and replace translated code.
+  Exclusive ex(*this);
+  std::lock_guard lock(vm_mutex_);
   while (done < len) {
     const uint64_t at = pos + done;
     const uint64_t n = std::min(len - done, GuestVm::kPage - at % GuestVm::kPage);

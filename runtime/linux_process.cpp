@@ -111,7 +111,11 @@ std::vector<std::string> read_guest_env(int fd) {
 
 int64_t LinuxUser::clone_process(uint64_t flags, uint64_t exit_signal, uint64_t sp, uint64_t ptid, uint64_t tls,
                                  uint64_t ctid) {
-  if ((flags & CLONE_THREAD) || ((flags & CLONE_VM) && !(flags & CLONE_VFORK)) || (flags & ~kCloneProcessFlags)) {
+  // As kernel/fork.c copy_process: a thread shares the signal actions, which need shared memory.
+  if (((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND)) || ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM)))
+    return -EINVAL;
+  if (flags & CLONE_THREAD) return clone_thread(flags, sp, ptid, tls, ctid);
+  if (((flags & CLONE_VM) && !(flags & CLONE_VFORK)) || (flags & ~kCloneProcessFlags)) {
     warn_once(kCloneWarning, fmt::format("clone with flags {:#x} (threads, namespaces) is not implemented; "
                                             "returning -ENOSYS", flags));
     return -ENOSYS;
@@ -122,8 +126,17 @@ int64_t LinuxUser::clone_process(uint64_t flags, uint64_t exit_signal, uint64_t 
   if (((flags & CLONE_PARENT_SETTID) && !parent_tid) || ((flags & CLONE_CHILD_SETTID) && !child_tid)) return -EFAULT;
   // Buffered output would be written twice, once by each process.
   std::fflush(nullptr);
-  // No CLONE_VM for the host: the child's brisk needs its own memory.
-  const long pid = ::syscall(SYS_clone, exit_signal | (flags & CLONE_VFORK), 0, nullptr, nullptr, 0);
+  long pid;
+  {
+    // The other threads hold none of brisk's locks while they are parked, and the child has
+    // only this one (as Linux's fork copies only the calling thread).
+    Exclusive ex(*this);
+    std::lock_guard vm(vm_mutex_);
+    std::lock_guard group(group_mutex_);
+    // No CLONE_VM for the host: the child's brisk needs its own memory.
+    pid = ::syscall(SYS_clone, exit_signal | (flags & CLONE_VFORK), 0, nullptr, nullptr, 0);
+    if (pid == 0) after_fork_threads();
+  }
   if (pid < 0) return -errno;
   if (pid > 0) {
     if (parent_tid) *parent_tid = static_cast<int32_t>(pid);
@@ -135,16 +148,17 @@ int64_t LinuxUser::clone_process(uint64_t flags, uint64_t exit_signal, uint64_t 
   ctr_dump_.reset();
   opt_.recorder = nullptr;
   limiter_.after_fork();
-  engine_->after_fork();
+  self().engine->after_fork();
   itimer_made_ = false;  // POSIX timers are not inherited: the child makes its own ITIMER_REAL
   timers_ = {};
-  thread_.pending = 0;  // as Linux's: none of the parent's pending signals
+  self().sig.pending = 0;  // as Linux's: none of the parent's pending signals
   signalfds_after_fork();
   if (child_tid) *child_tid = static_cast<int32_t>(getpid());
   // CLONE_CHILD_CLEARTID clears and wakes at exit for threads sharing the word; in a process with
   // memory of its own nobody could see it.
-  if (sp) hart_.x[2] = sp;
-  if (flags & CLONE_SETTLS) hart_.x[4] = tls;
+  self().clear_child_tid = 0;
+  if (sp) self().hart.x[2] = sp;
+  if (flags & CLONE_SETTLS) self().hart.x[4] = tls;
   return 0;
 }
 

@@ -84,7 +84,6 @@ struct HostSender {
   uint32_t uid;
 };
 HostSender g_sender[LinuxUser::kSignals + 1];
-Hart* g_hart = nullptr;
 // Each POSIX timer's host expirations not yet taken, and whether there are any.
 std::atomic<uint32_t> g_timer_expirations[LinuxUser::kMaxTimers];
 std::atomic<bool> g_timers_expired{false};
@@ -95,13 +94,13 @@ void on_host_signal(int sig, siginfo_t* si, void*) {
     const auto count = 1 + static_cast<uint32_t>(std::max(si->si_overrun, 0));
     if (id < LinuxUser::kMaxTimers) g_timer_expirations[id].fetch_add(count, std::memory_order_relaxed);
     g_timers_expired.store(true, std::memory_order_release);
-    if (g_hart) g_hart->request_exit();
+    RunLimiter::interrupt_all();
     return;
   }
   const int guest = sig == itimer_signal() ? SIGALRM : sig;
   g_sender[guest] = sig == itimer_signal() ? HostSender{kSiKernel, 0, 0} : HostSender{si->si_code, si->si_pid, si->si_uid};
   g_host_pending.fetch_or(sig_bit(guest), std::memory_order_release);
-  if (g_hart) g_hart->request_exit();
+  RunLimiter::interrupt_all();  // a thread that does not block it takes it (signal_process)
 }
 
 // What Linux does with a signal nobody handles: nothing for these four, else the process ends.
@@ -116,6 +115,7 @@ bool restartable(uint64_t n) {
     case nr::pselect6:
     case nr::rt_sigsuspend:
     case nr::rt_sigtimedwait:
+    case nr::futex:
     case nr::epoll_pwait:
     case nr::epoll_pwait2: return false;
     default: return true;
@@ -141,18 +141,29 @@ void to_timeval(const timespec& ts, int64_t* tv) {
 
 bool LinuxUser::on_budget(Hart& h) {
   h.deadline = UINT64_MAX;
+  // Before the load of exclusive_: begin_exclusive stores it, then asks for an exit. Either the
+  // section is seen here, or its request_exit comes after the store above and stands.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (exclusive_.load(std::memory_order_relaxed)) {
+    exec_end();  // parked until the section ends
+    exec_start();
+  }
+  if (thread_ends()) return false;
   if (opt_.recorder) opt_.recorder->on_budget(h);
-  return !limiter_.reached(h, h.instret) && deliver_signals(h);
+  return !limit_reached(h) && deliver_signals(h);
 }
 
 void LinuxUser::install_host_signals() {
   g_host_pending = 0;
-  g_hart = &hart_;
+  struct sigaction kick {};
+  kick.sa_handler = [](int) {};  // no SA_RESTART: only the EINTR matters
+  sigemptyset(&kick.sa_mask);
+  sigaction(kKickSignal, &kick, nullptr);
   // What execve passes on to the guest: the signal mask, and the signals ignored.
   sigset_t blocked, caught;
   pthread_sigmask(SIG_SETMASK, nullptr, &blocked);
   for (int sig = 1; sig <= kSignals; sig++)
-    if (sigismember(&blocked, sig) == 1) thread_.mask |= sig_bit(sig) & ~kUnblockable;
+    if (sigismember(&blocked, sig) == 1) self().sig.mask |= sig_bit(sig) & ~kUnblockable;
   struct sigaction sa {};
   sa.sa_sigaction = on_host_signal;
   sa.sa_flags = SA_SIGINFO;  // no SA_RESTART: a blocking host syscall returns EINTR
@@ -175,7 +186,7 @@ void LinuxUser::restore_host_signals() {
     if (t.used) ::syscall(SYS_timer_delete, t.host);
   timers_ = {};
   for (int sig : caught_host_signals()) signal(sig, SIG_DFL);
-  g_hart = nullptr;
+  signal(kKickSignal, SIG_DFL);
 }
 
 std::vector<int> LinuxUser::caught_host_signals() const {
@@ -188,10 +199,10 @@ std::vector<int> LinuxUser::caught_host_signals() const {
 
 void LinuxUser::raise_signal(const SigInfo& info) {
   const uint64_t bit = sig_bit(info.signo);
-  if (!(thread_.pending & bit)) thread_.info[info.signo] = info;  // one of each non-real-time signal is queued
-  thread_.pending |= bit;
+  if (!(self().sig.pending & bit)) self().sig.info[info.signo] = info;  // one of each non-real-time signal is queued
+  self().sig.pending |= bit;
   update_signalfds();
-  if (!(thread_.mask & bit)) hart_.request_exit();
+  if (!(self().sig.mask & bit)) self().hart.request_exit();
 }
 
 void LinuxUser::take_host_signals() {
@@ -202,19 +213,23 @@ void LinuxUser::take_host_signals() {
     info.signo = sig;
     info.code = g_sender[sig].code;
     info.word0 = static_cast<uint32_t>(g_sender[sig].pid) | uint64_t(g_sender[sig].uid) << 32;
-    raise_signal(info);
+    signal_process(info);
   }
   if (g_timers_expired.exchange(false, std::memory_order_acquire))
     for (int id = 0; id < kMaxTimers; id++)
       if (const uint32_t n = g_timer_expirations[id].exchange(0, std::memory_order_relaxed)) timer_expired(id, n);
+  GuestThread& me = self();
+  if (!me.incoming.load(std::memory_order_acquire)) return;
+  std::lock_guard lock(group_mutex_);
+  for (uint64_t in = me.incoming.exchange(0); in; in &= in - 1) raise_signal(me.incoming_info[__builtin_ctzll(in) + 1]);
 }
 
 void LinuxUser::timer_expired(int id, uint32_t count) {
   PosixTimer& t = timers_.slot[id];
   if (!t.used || t.notify == SIGEV_NONE) return;  // deleted since
-  SigInfo& queued = thread_.info[t.signo];
+  SigInfo& queued = self().sig.info[t.signo];
   // As Linux, a timer has one signal queued at most: expirations meanwhile count as its overruns.
-  if ((thread_.pending & sig_bit(t.signo)) && queued.code == kSiTimer && static_cast<int32_t>(queued.word0) == id) {
+  if ((self().sig.pending & sig_bit(t.signo)) && queued.code == kSiTimer && static_cast<int32_t>(queued.word0) == id) {
     t.overrun = static_cast<int>(std::min<uint64_t>(uint64_t(static_cast<uint32_t>(t.overrun)) + count, INT_MAX));
     queued.word0 = static_cast<uint32_t>(id) | uint64_t(static_cast<uint32_t>(t.overrun)) << 32;
     return;
@@ -228,13 +243,45 @@ void LinuxUser::timer_expired(int id, uint32_t count) {
   raise_signal(info);
 }
 
+void LinuxUser::send_to(GuestThread& t, const SigInfo& info, std::unique_lock<std::mutex>& lock) {
+  if (&t == &self()) {
+    lock.unlock();
+    return raise_signal(info);
+  }
+  const uint64_t bit = sig_bit(info.signo);
+  if (!(t.incoming & bit)) t.incoming_info[info.signo] = info;
+  t.incoming.fetch_or(bit, std::memory_order_release);
+  t.hart.request_exit();
+  kick(t);
+}
+
+bool LinuxUser::signal_tid(int tid, const SigInfo& info) {
+  std::unique_lock lock(group_mutex_);
+  for (GuestThread* t : live_)
+    if (t->tid == tid) {
+      if (info.signo) send_to(*t, info, lock);
+      return true;
+    }
+  return false;
+}
+
+void LinuxUser::signal_process(const SigInfo& info) {
+  const uint64_t bit = sig_bit(info.signo);
+  std::unique_lock lock(group_mutex_);
+  GuestThread* to = &self();
+  // Other threads' masks, read racily: a thread that changes its own now may take the signal late.
+  for (GuestThread* t : live_)
+    if ((to->sig.mask & bit) && !(t->sig.mask & bit)) to = t;
+  send_to(*to, info, lock);
+}
+
 int LinuxUser::next_signal() {
-  for (uint64_t ready = thread_.pending & ~thread_.mask; ready; ready &= ready - 1) {
+  for (uint64_t ready = self().sig.pending & ~self().sig.mask; ready; ready &= ready - 1) {
     const int sig = __builtin_ctzll(ready) + 1;
     const uint64_t handler = sigactions_[sig].handler;
     if (handler == reinterpret_cast<uint64_t>(SIG_IGN) ||
         (handler == reinterpret_cast<uint64_t>(SIG_DFL) && ignored_by_default(sig))) {
-      thread_.pending &= ~sig_bit(sig);
+      self().sig.pending &= ~sig_bit(sig);
       continue;
     }
     return sig;
@@ -248,7 +295,7 @@ bool LinuxUser::deliver_signals(Hart& h, uint64_t syscall_nr, uint64_t orig_a0) 
   const int sig = next_signal();
   const bool interrupted = syscall_nr != kNoSyscall && static_cast<int64_t>(h.x[10]) == -EINTR;
   // --timeout's timer interrupted the syscall: the run stops after it, as it would at the next block.
-  if (interrupted && !sig && limiter_.reached(h, h.instret)) return false;
+  if (interrupted && !sig && limit_reached(h)) return false;
   if (interrupted && (!sig || (restartable(syscall_nr) && (sigactions_[sig].flags & SA_RESTART)))) {
     // The ecall again, with its arguments: it was interrupted by a signal the guest does not see, or
     // by one whose handler asked for SA_RESTART.
@@ -257,13 +304,13 @@ bool LinuxUser::deliver_signals(Hart& h, uint64_t syscall_nr, uint64_t orig_a0) 
     h.x[10] = orig_a0;
   }
   if (!sig) {
-    if (thread_.saved_mask) thread_.mask = *std::exchange(thread_.saved_mask, std::nullopt);
+    if (self().sig.saved_mask) self().sig.mask = *std::exchange(self().sig.saved_mask, std::nullopt);
     return true;
   }
-  thread_.pending &= ~sig_bit(sig);
+  self().sig.pending &= ~sig_bit(sig);
   update_signalfds();
   if (sigactions_[sig].handler == reinterpret_cast<uint64_t>(SIG_DFL)) {
-    const SigInfo& info = thread_.info[sig];
+    const SigInfo& info = self().sig.info[sig];
     const int pid = static_cast<int>(info.word0);
     const bool own = (info.code == kSiUser || info.code == kSiTkill) && pid == getpid();
     std::string why = own                      ? "sent by the program itself"
@@ -275,7 +322,7 @@ bool LinuxUser::deliver_signals(Hart& h, uint64_t syscall_nr, uint64_t orig_a0) 
   if (!setup_frame(h, sig)) return die(SIGSEGV, fmt::format("no room for the {} handler's frame below sp {:#x}",
                                                             signal_name(sig), h.x[2]));
   // More to deliver: each frame goes on top, so the last one set up runs first, as in Linux.
-  if (thread_.pending & ~thread_.mask) h.request_exit();
+  if (self().sig.pending & ~self().sig.mask) h.request_exit();
   return true;
 }
 
@@ -283,33 +330,38 @@ bool LinuxUser::deliver_fault(Hart& h, int sig, int code, uint64_t addr) {
   const uint64_t handler = sigactions_[sig].handler;
   // A fault the program blocks or ignores kills it (force_sig_fault), as one it does not handle.
   if (handler == reinterpret_cast<uint64_t>(SIG_DFL) || handler == reinterpret_cast<uint64_t>(SIG_IGN) ||
-      (thread_.mask & sig_bit(sig)))
+      (self().sig.mask & sig_bit(sig)))
     return false;
   SigInfo info;
   info.signo = sig;
   info.code = code;
   info.word0 = addr;
-  thread_.info[sig] = info;
+  self().sig.info[sig] = info;
   if (!setup_frame(h, sig)) return false;
   return true;
 }
 
 bool LinuxUser::on_altstack(uint64_t sp) const {
-  const AltStack& s = thread_.altstack;
+  const AltStack& s = self().sig.altstack;
   return s.size && sp > s.sp && sp - s.sp <= s.size;
 }
 
 bool LinuxUser::setup_frame(Hart& h, int sig) {
   const SigAction act = sigactions_[sig];
   if (!sigreturn_page_) {
-    const int64_t page = vm_.map(0, GuestVm::kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    Exclusive ex(*this);
+    std::lock_guard lock(vm_mutex_);
+    const int64_t page =
+        sigreturn_page_ ? 0 : vm_.map(0, GuestVm::kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (page < 0) return false;
-    std::memcpy(vm_.base() + page, kSigreturnCode, sizeof kSigreturnCode);
-    vm_.protect(static_cast<uint64_t>(page), GuestVm::kPage, PROT_READ | PROT_EXEC);
-    sigreturn_page_ = static_cast<uint64_t>(page);
+    if (page) {  // no other thread's handler made it first
+      std::memcpy(vm_.base() + page, kSigreturnCode, sizeof kSigreturnCode);
+      vm_.protect(static_cast<uint64_t>(page), GuestVm::kPage, PROT_READ | PROT_EXEC);
+      sigreturn_page_ = static_cast<uint64_t>(page);
+    }
   }
   uint64_t sp = h.x[2];
-  const AltStack alt = thread_.altstack;
+  const AltStack alt = self().sig.altstack;
   const bool was_on_alt = on_altstack(sp);
   if ((act.flags & SA_ONSTACK) && alt.size && !was_on_alt) sp = alt.sp + alt.size;
   const uint64_t at = (sp - sizeof(RvSigframe)) & ~uint64_t(15);
@@ -317,11 +369,11 @@ bool LinuxUser::setup_frame(Hart& h, int sig) {
   if (sp < sizeof(RvSigframe) || !frame) return false;
 
   RvSigframe f{};
-  f.info = thread_.info[sig];
+  f.info = self().sig.info[sig];
   f.uc.ss_sp = alt.sp;
   f.uc.ss_flags = (alt.size ? (was_on_alt ? SS_ONSTACK : 0) : SS_DISABLE) | alt.flags;
   f.uc.ss_size = alt.size;
-  f.uc.sigmask = thread_.saved_mask.value_or(thread_.mask);
+  f.uc.sigmask = self().sig.saved_mask.value_or(self().sig.mask);
   f.uc.regs[0] = h.pc;
   for (int r = 1; r < 32; r++) f.uc.regs[r] = h.x[r];
   if (h.csr.isa.has(Ext::F)) {
@@ -330,10 +382,10 @@ bool LinuxUser::setup_frame(Hart& h, int sig) {
   }
   std::memcpy(frame, &f, sizeof f);
 
-  thread_.saved_mask.reset();
-  if (alt.flags & kSsAutodisarm) thread_.altstack = {};
-  thread_.mask |= act.mask & ~kUnblockable;
-  if (!(act.flags & SA_NODEFER)) thread_.mask |= sig_bit(sig);
+  self().sig.saved_mask.reset();
+  if (alt.flags & kSsAutodisarm) self().sig.altstack = {};
+  self().sig.mask |= act.mask & ~kUnblockable;
+  if (!(act.flags & SA_NODEFER)) self().sig.mask |= sig_bit(sig);
   if (act.flags & SA_RESETHAND) sigactions_[sig].handler = reinterpret_cast<uint64_t>(SIG_DFL);
   h.x[1] = sigreturn_page_;
   h.x[2] = at;
@@ -352,13 +404,13 @@ bool LinuxUser::sigreturn(Hart& h) {
   if (frame) std::memcpy(&f, frame, sizeof f);
   if (!frame || f.uc.ext_reserved != 0 || f.uc.ext_magic != 0 || f.uc.ext_size != 0)
     return die(SIGSEGV, fmt::format("rt_sigreturn found no valid signal frame at sp {:#x}", at));
-  thread_.mask = f.uc.sigmask & ~kUnblockable;
+  self().sig.mask = f.uc.sigmask & ~kUnblockable;
   // As restore_altstack: a stack the guest may not set now is left as it is.
   const int mode = f.uc.ss_flags & ~kSsAutodisarm;
   if (!on_altstack(f.uc.regs[2]) && !on_altstack(at)) {
-    if (mode == SS_DISABLE) thread_.altstack = {};
+    if (mode == SS_DISABLE) self().sig.altstack = {};
     else if ((mode == 0 || mode == SS_ONSTACK) && f.uc.ss_size >= kMinSigStackSize)
-      thread_.altstack = {f.uc.ss_sp, f.uc.ss_size, f.uc.ss_flags & kSsAutodisarm};
+      self().sig.altstack = {f.uc.ss_sp, f.uc.ss_size, f.uc.ss_flags & kSsAutodisarm};
   }
   h.pc = f.uc.regs[0];
   for (int r = 1; r < 32; r++) h.x[r] = f.uc.regs[r];
@@ -394,15 +446,15 @@ int64_t LinuxUser::sys_rt_sigaction(const std::array<uint64_t, 6>& a) {
 
 int64_t LinuxUser::sys_rt_sigprocmask(const std::array<uint64_t, 6>& a) {
   if (a[3] != 8) return -EINVAL;
-  const uint64_t old = thread_.mask;
+  const uint64_t old = self().sig.mask;
   if (a[1]) {
     auto* s = static_cast<const uint64_t*>(guest_ptr(a[1], 1, 8, PROT_READ));
     if (!s) return -EFAULT;
     const uint64_t set = *s & ~kUnblockable;
     switch (static_cast<int>(a[0])) {
-      case SIG_BLOCK: thread_.mask |= set; break;
-      case SIG_UNBLOCK: thread_.mask &= ~set; break;
-      case SIG_SETMASK: thread_.mask = set; break;
+      case SIG_BLOCK: self().sig.mask |= set; break;
+      case SIG_UNBLOCK: self().sig.mask &= ~set; break;
+      case SIG_SETMASK: self().sig.mask = set; break;
       default: return -EINVAL;
     }
   }
@@ -419,7 +471,7 @@ int64_t LinuxUser::sys_rt_sigpending(const std::array<uint64_t, 6>& a) {
   take_host_signals();
   auto* o = static_cast<uint8_t*>(guest_ptr(a[0], 1, a[1], PROT_WRITE));
   if (!o) return -EFAULT;
-  const uint64_t set = thread_.pending & thread_.mask;
+  const uint64_t set = self().sig.pending & self().sig.mask;
   std::memcpy(o, &set, a[1]);
   return 0;
 }
@@ -446,17 +498,17 @@ int64_t LinuxUser::sys_rt_sigtimedwait(const std::array<uint64_t, 6>& a) {
     until.tv_sec += ts->tv_sec + (until.tv_nsec + ts->tv_nsec) / 1'000'000'000;
     until.tv_nsec = (until.tv_nsec + ts->tv_nsec) % 1'000'000'000;
   }
-  const uint64_t mask = thread_.mask;
+  const uint64_t mask = self().sig.mask;
   for (;;) {
     take_host_signals();
-    if (const uint64_t ready = thread_.pending & set) {
+    if (const uint64_t ready = self().sig.pending & set) {
       const int sig = __builtin_ctzll(ready) + 1;
-      thread_.pending &= ~sig_bit(sig);
+      self().sig.pending &= ~sig_bit(sig);
       update_signalfds();
       if (a[1]) {
         auto* info = static_cast<SigInfo*>(guest_ptr(a[1], 1, sizeof(SigInfo), PROT_WRITE));
         if (!info) return -EFAULT;
-        *info = thread_.info[sig];
+        *info = self().sig.info[sig];
       }
       return sig;
     }
@@ -469,19 +521,19 @@ int64_t LinuxUser::sys_rt_sigtimedwait(const std::array<uint64_t, 6>& a) {
       left = {ns / 1'000'000'000, ns % 1'000'000'000};
     }
     // The signals waited for are not blocked while it waits; any other deliverable one interrupts it.
-    thread_.mask = mask & ~set;
+    self().sig.mask = mask & ~set;
     const int64_t r = wait_signals(std::nullopt, [&](const sigset_t* host_mask) {
       return host(::syscall(SYS_ppoll, nullptr, 0, a[2] ? &left : nullptr, host_mask, _NSIG / 8));
     });
-    thread_.mask = mask;
-    if (r == -EINTR && !(thread_.pending & set) && next_signal()) return -EINTR;
+    self().sig.mask = mask;
+    if (r == -EINTR && !(self().sig.pending & set) && next_signal()) return -EINTR;
   }
 }
 
 int64_t LinuxUser::wait_signals(std::optional<uint64_t> mask, const std::function<int64_t(const sigset_t*)>& wait) {
   if (mask) {
-    thread_.saved_mask = thread_.mask;  // deliver_signals puts it back, or the handler's frame keeps it
-    thread_.mask = *mask & ~kUnblockable;
+    self().sig.saved_mask = self().sig.mask;  // deliver_signals puts it back, or the handler's frame keeps it
+    self().sig.mask = *mask & ~kUnblockable;
   }
   sigset_t caught, open;
   sigemptyset(&caught);
@@ -495,8 +547,8 @@ int64_t LinuxUser::wait_signals(std::optional<uint64_t> mask, const std::functio
 
 int64_t LinuxUser::sys_sigaltstack(const std::array<uint64_t, 6>& a) {
   // stack_t: ss_sp, ss_flags (an int, padded), ss_size.
-  const AltStack old = thread_.altstack;
-  const bool on = on_altstack(hart_.x[2]);
+  const AltStack old = self().sig.altstack;
+  const bool on = on_altstack(self().hart.x[2]);
   if (a[0]) {
     auto* ss = static_cast<const uint64_t*>(guest_ptr(a[0], 3, 8, PROT_READ));
     if (!ss) return -EFAULT;
@@ -504,9 +556,9 @@ int64_t LinuxUser::sys_sigaltstack(const std::array<uint64_t, 6>& a) {
     const int mode = flags & ~kSsAutodisarm;
     if (on) return -EPERM;
     if (mode != 0 && mode != SS_DISABLE && mode != SS_ONSTACK) return -EINVAL;
-    if (mode == SS_DISABLE) thread_.altstack = {};
+    if (mode == SS_DISABLE) self().sig.altstack = {};
     else if (ss[2] < kMinSigStackSize) return -ENOMEM;
-    else thread_.altstack = AltStack{ss[0], ss[2], flags & kSsAutodisarm};
+    else self().sig.altstack = AltStack{ss[0], ss[2], flags & kSsAutodisarm};
   }
   if (a[1]) {
     auto* o = static_cast<uint64_t*>(guest_ptr(a[1], 3, 8, PROT_WRITE));
@@ -524,19 +576,18 @@ int64_t LinuxUser::sys_kill(uint64_t n, const std::array<uint64_t, 6>& a) {
   const int tgid = static_cast<int>(a[0]);
   if (sig != 0 && !valid_signal(sig)) return -EINVAL;
   if (n != nr::kill && (target <= 0 || (n == nr::tgkill && tgid <= 0))) return -EINVAL;
-  const bool self = (target == getpid() && (n != nr::tgkill || tgid == getpid())) || (n == nr::kill && target == 0);
-  if (!self) {
-    if (n == nr::kill) return host(::kill(target, sig));
-    if (n == nr::tkill) return host(::syscall(SYS_tkill, target, sig));
-    return host(::syscall(SYS_tgkill, tgid, target, sig));
-  }
-  if (sig == 0) return 0;
   SigInfo info;
   info.signo = sig;
   info.code = n == nr::kill ? kSiUser : kSiTkill;
   info.word0 = static_cast<uint32_t>(getpid()) | uint64_t(getuid()) << 32;
-  raise_signal(info);
-  return 0;
+  if (n != nr::kill && (n == nr::tkill || tgid == getpid()) && signal_tid(target, info)) return 0;
+  if (n == nr::kill && (target == getpid() || target == 0)) {
+    if (sig) signal_process(info);
+    return 0;
+  }
+  if (n == nr::kill) return host(::kill(target, sig));
+  if (n == nr::tkill) return host(::syscall(SYS_tkill, target, sig));
+  return host(::syscall(SYS_tgkill, tgid, target, sig));
 }
 
 int64_t LinuxUser::sys_setitimer(const std::array<uint64_t, 6>& a) {
@@ -554,7 +605,7 @@ int64_t LinuxUser::sys_setitimer(const std::array<uint64_t, 6>& a) {
   int64_t* o = a[2] ? static_cast<int64_t*>(guest_ptr(a[2], 4, 8, PROT_WRITE)) : nullptr;
   if (a[2] && !o) return -EFAULT;
   if (!itimer_made_) {
-    // Directed at this thread, the one that runs the hart and makes its syscalls.
+    // Directed at this thread; signal_process passes it on when this one blocks it.
     sigevent ev{};
     ev.sigev_notify = SIGEV_THREAD_ID;
     ev.sigev_signo = itimer_signal();

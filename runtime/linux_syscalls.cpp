@@ -151,16 +151,25 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
   };
   constexpr int R = PROT_READ, W = PROT_WRITE;
   int64_t err = 0;
+  // Threads running guest code fetch through vm_'s map unlocked: they are parked while it changes.
+  auto vm_change = [&](auto change) -> int64_t {
+    Exclusive ex(*this);
+    std::lock_guard lock(vm_mutex_);
+    return change();
+  };
 
   switch (n) {
     // --- process ---
     case nr::exit:
+      // The process's status is its first thread's, as wait shows the group leader's.
+      if (&self() == main_.get() && !group_exit_) exit_code_ = i(0) & 0xff;
+      self().exiting = true;
+      return 0;
     case nr::exit_group:
-      exit_code_ = i(0) & 0xff;
-      exit_requested_ = true;
+      exit_group(i(0) & 0xff);
       return 0;
     case nr::getpid: return getpid();
-    case nr::gettid: return ::syscall(SYS_gettid);
+    case nr::gettid: return self().tid;
     case nr::clone: return clone_process(a[0] & ~uint64_t(CSIGNAL), a[0] & CSIGNAL, a[1], a[2], a[3], a[4]);
     case nr::clone3: return clone3(a[0], a[1]);
     case nr::execve: return execve(AT_FDCWD, a[0], a[1], a[2], 0);
@@ -194,8 +203,14 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       void* p = array(a[1], static_cast<uint64_t>(groups), sizeof(gid_t), W);
       return p ? host(getgroups(groups, static_cast<gid_t*>(p))) : -EFAULT;
     }
-    case nr::set_tid_address: return getpid();
-    case nr::set_robust_list: return 0;
+    case nr::set_tid_address:
+      self().clear_child_tid = a[0];
+      return self().tid;
+    case nr::set_robust_list:
+      if (a[1] != kRobustListHeadSize) return -EINVAL;
+      self().robust_list = a[0];
+      return 0;
+    case nr::get_robust_list: return sys_get_robust_list(a);
     // glibc registers restartable sequences when the kernel has them; like a kernel built without
     // CONFIG_RSEQ, brisk says it has none, and glibc carries on.
     case nr::rseq: return -ENOSYS;
@@ -211,15 +226,13 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       return 0;
     }
     case nr::sched_getaffinity: {
-      // One hart: CPU 0 only.
+      // Guest threads run on host threads: the host's CPUs are the guest's (tids are the host's too).
       if (a[1] < 8 || (a[1] & 7)) return -EINVAL;
-      auto* m = static_cast<uint8_t*>(ptr(a[2], 8, W));
+      void* m = ptr(a[2], a[1], W);
       if (!m) return -EFAULT;
-      std::memset(m, 0, 8);
-      m[0] = 1;
-      return 8;
+      return host(::syscall(SYS_sched_getaffinity, i(0), a[1], m));
     }
-    case nr::sched_yield: return 0;
+    case nr::sched_yield: return host(::sched_yield());
     case nr::getcpu: {
       if (a[0]) {
         auto* c = static_cast<uint32_t*>(ptr(a[0], 4, W));
@@ -613,15 +626,15 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     }
 
     // --- memory ---
-    case nr::brk: return static_cast<int64_t>(vm_.brk(a[0]));
+    case nr::brk: return vm_change([&] { return static_cast<int64_t>(vm_.brk(a[0])); });
     case nr::mmap:
       if (!(i(3) & MAP_ANONYMOUS) && is_mem_file(fd(4))) return -ENODEV;  // mem files have no mmap
-      return vm_.map(a[0], a[1], i(2), i(3), fd(4), a[5]);
-    case nr::munmap: return vm_.unmap(a[0], a[1]);
-    case nr::mprotect: return vm_.protect(a[0], a[1], i(2));
-    case nr::mremap: return vm_.remap(a[0], a[1], a[2], i(3), a[4]);
-    case nr::madvise: return vm_.advise(a[0], a[1], i(2));
-    case nr::msync: return vm_.sync(a[0], a[1], i(2));
+      return vm_change([&] { return vm_.map(a[0], a[1], i(2), i(3), fd(4), a[5]); });
+    case nr::munmap: return vm_change([&] { return vm_.unmap(a[0], a[1]); });
+    case nr::mprotect: return vm_change([&] { return vm_.protect(a[0], a[1], i(2)); });
+    case nr::mremap: return vm_change([&] { return vm_.remap(a[0], a[1], a[2], i(3), a[4]); });
+    case nr::madvise: return vm_change([&] { return vm_.advise(a[0], a[1], i(2)); });
+    case nr::msync: return vm_change([&] { return vm_.sync(a[0], a[1], i(2)); });
     case nr::mlock:
     case nr::munlock:
     case nr::mlockall:
@@ -659,18 +672,8 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       return p ? host(::syscall(SYS_getrandom, p, a[1], static_cast<unsigned>(a[2]))) : -EFAULT;
     }
 
-    // --- threads: one thread, so nothing ever waits ---
-    case nr::futex: {
-      int op = i(1) & FUTEX_CMD_MASK;
-      if (op == FUTEX_WAKE || op == FUTEX_WAKE_BITSET) return 0;
-      if (op == FUTEX_WAIT || op == FUTEX_WAIT_BITSET) {
-        auto* w = static_cast<const uint32_t*>(ptr(a[0], 4, R));
-        if (!w) return -EFAULT;
-        if (*w != static_cast<uint32_t>(a[2])) return -EAGAIN;
-        return a[3] ? -ETIMEDOUT : -EDEADLK;  // no other thread could ever wake us
-      }
-      return -ENOSYS;
-    }
+    // --- threads (runtime/linux_threads.cpp) ---
+    case nr::futex: return sys_futex(a);
 
     // --- RISC-V specific ---
     case nr::riscv_flush_icache: return 0;  // decoded code is checked against memory on every use
@@ -694,7 +697,7 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
           case kHwprobeMimpid: v = 0; break;
           case kHwprobeBaseBehavior: v = kHwprobeBaseBehaviorIma; break;
           case kHwprobeImaExt0: {
-            const IsaConfig& isa = hart_.csr.isa;
+            const IsaConfig& isa = self().hart.csr.isa;
             v = 0;
             for (auto [e, bit] : {std::pair{Ext::C, kHwprobeImaC}, {Ext::Zba, kHwprobeExtZba}, {Ext::Zbb, kHwprobeExtZbb},
                                   {Ext::Zbs, kHwprobeExtZbs}, {Ext::Zicboz, kHwprobeExtZicboz},
@@ -720,6 +723,7 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
 }
 
 void LinuxUser::warn_once(uint64_t key, const std::string& what) {
+  std::lock_guard lock(warned_mutex_);
   if (warned_.insert(key).second) diag_print("brisk: warning: {}\n", what);
 }
 

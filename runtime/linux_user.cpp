@@ -60,10 +60,21 @@ std::string signal_name(int sig) {
   return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
 }
 
-LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(with_deadlines(opt.engine))) {
+std::unique_ptr<Engine> LinuxUser::new_engine(bool first) const {
+  EngineOptions opt = with_deadlines(opt_.engine);
+  // brisk's own files are made before any guest runs (runtime/diag.h): the perf map is the first thread's.
+  opt.perf_map = opt.perf_map && first;
+  return make_engine(opt);
+}
+
+LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), main_(std::make_unique<GuestThread>()) {
+  main_->engine = new_engine(true);
+  main_->tid = getpid();
+  t_self = main_.get();
+  live_.push_back(main_.get());
   IsaConfig isa;
   isa.apply(opt_.cpu);
-  csr::set_isa(hart_, isa);
+  csr::set_isa(main_->hart, isa);
   char* abs = realpath(opt_.program.c_str(), nullptr);
   exe_path_ = abs ? abs : opt_.program;
   free(abs);
@@ -108,32 +119,32 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), engine_(make_engine(wi
               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) < 0)
     throw Error("cannot map the guest stack");
 
-  hart_.mem_base = vm_.base();
-  hart_.mem_limit = GuestVm::kLimit;
-  hart_.env = this;
-  hart_.priv = Priv::U;
+  main_->hart.mem_base = vm_.base();
+  main_->hart.mem_limit = GuestVm::kLimit;
+  main_->hart.env = this;
+  main_->hart.priv = Priv::U;
   // What Linux gives a process: FP state on, the counters readable, and cbo.zero, cbo.clean and
   // cbo.flush, but not cbo.inval (Linux 6.12 riscv_user_isa_enable sets senvcfg.CBZE and CBCFE).
-  hart_.csr.mstatus = isa.has(Ext::F) ? csr::MSTATUS_FS_DIRTY : 0;
-  hart_.csr.mcounteren = hart_.csr.scounteren = 7;
+  main_->hart.csr.mstatus = isa.has(Ext::F) ? csr::MSTATUS_FS_DIRTY : 0;
+  main_->hart.csr.mcounteren = main_->hart.csr.scounteren = 7;
   const uint64_t envcfg = (isa.has(Ext::Zicboz) ? csr::ENVCFG_CBZE : 0) | (isa.has(Ext::Zicbom) ? csr::ENVCFG_CBCFE : 0);
-  hart_.csr.menvcfg = hart_.csr.senvcfg = envcfg;
-  hart_.csr.clock = &clock_;
-  hart_.pc = entry;
-  ctr::configure(hart_, opt_.ctr, ctr::CTRCTL_U, ctr::CTRCTL_U);
+  main_->hart.csr.menvcfg = main_->hart.csr.senvcfg = envcfg;
+  main_->hart.csr.clock = &clock_;
+  main_->hart.pc = entry;
+  ctr::configure(main_->hart, opt_.ctr, ctr::CTRCTL_U, ctr::CTRCTL_U);
   if (opt_.ctr.dump) {
     ctr_dump_ = std::make_unique<ctr::Dump>(opt_.ctr.dump_path);
     limiter_.on_sigusr1([this] {
-      if (ctr_dump_) ctr_dump_->write({&hart_}, "on SIGUSR1");  // a forked child has none
+      if (ctr_dump_) ctr_dump_->write({&main_->hart}, "on SIGUSR1");  // a forked child has none
     });
   }
   build_stack(exe, interp_base);
-  vm_.on_code_change = [this](uint64_t start, uint64_t end) { engine_->invalidate(hart_, start, end); };
+  vm_.on_code_change = [this](uint64_t start, uint64_t end) { invalidate_all(start, end); };
   if (opt_.recorder) {
     vm_.on_exec_map = [this](uint64_t start, const GuestVm::Mapping& m) {
       record_mapping(start, m.end - start, m.offset, m.path, m.prot, m.shared);
     };
-    // One process, one thread: the guest's pid and tid are brisk's pid (runtime/linux_syscalls.cpp).
+    // One thread under brisk record (clone of a thread is refused): the guest's pid and tid are brisk's pid.
     const uint32_t pid = static_cast<uint32_t>(getpid());
     opt_.recorder->task = [pid](const Hart&) { return profile::Task{pid, pid, profile::CpuMode::User}; };
   }
@@ -198,7 +209,7 @@ void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
       {AT_PAGESZ, GuestVm::kPage}, {AT_BASE, interp_base},  {AT_FLAGS, 0},
       {AT_ENTRY, exe.entry},   {AT_UID, getuid()},          {AT_EUID, geteuid()},
       {AT_GID, getgid()},      {AT_EGID, getegid()},        {AT_SECURE, 0},
-      {AT_HWCAP, hart_.csr.isa.letters()},      {AT_CLKTCK, 100},            {AT_RANDOM, at_random},
+      {AT_HWCAP, main_->hart.csr.isa.letters()},      {AT_CLKTCK, 100},            {AT_RANDOM, at_random},
       {AT_EXECFN, execfn},     {AT_NULL, 0}};
 
   // argc, argv[], NULL, envp[], NULL, auxv pairs; sp 16-byte aligned at argc, as the ABI requires.
@@ -218,20 +229,21 @@ void LinuxUser::build_stack(const LoadedElf& exe, uint64_t interp_base) {
     auxv_.push_back(v);
   }
   std::memcpy(vm_.base() + sp, block.data(), block.size() * 8);
-  hart_.x[2] = start_stack_ = sp;
+  main_->hart.x[2] = start_stack_ = sp;
 }
 
 UserResult LinuxUser::run() {
-  if (opt_.recorder) opt_.recorder->start({&hart_});
-  limiter_.start({&hart_});
+  GuestThread& t = *main_;
+  t_self = &t;  // another LinuxUser may have been made on this host thread since this one
+  if (opt_.recorder) opt_.recorder->start({&t.hart});
+  limiter_.start({&t.hart});
   install_host_signals();
-  engine_->run(hart_, *this);
-  restore_host_signals();
-  if (ctr_dump_) ctr_dump_->write({&hart_}, "at exit");
-  if (opt_.recorder) opt_.recorder->finish({&hart_});
-  const int status = limiter_.status() ? limiter_.status() : exit_code_;
-  if (opt_.forked) exit_child(status);
-  return {status, hart_.instret, engine_->summary()};
+  t.started = true;
+  exec_start();
+  t.engine->run(t.hart, *this);
+  exec_end();
+  end_thread(t);
+  return finish(t);
 }
 
 std::string LinuxUser::signal_name(int sig) {
@@ -240,8 +252,8 @@ std::string LinuxUser::signal_name(int sig) {
 }
 
 bool LinuxUser::die(int sig, const std::string& why) {
+  if (!exit_group(128 + sig)) return false;  // another thread ended the process first
   diag_print("brisk: guest killed by {}: {}\n", signal_name(sig), why);
-  exit_code_ = 128 + sig;
   fatal_signal_ = sig;
   return false;
 }
@@ -253,11 +265,13 @@ bool LinuxUser::on_trap(Hart& h) {
     // Not a call with a result: it replaces the whole register state.
     if (nr == nr::rt_sigreturn) return sigreturn(h);
     volatile int64_t ret = -EFAULT;
+    exec_end();  // other threads' exclusive sections go on while this one is in the kernel
     {
       GuestCopyScope copy;  // a file mapping beyond its end under a buffer brisk copies: EFAULT
       if (!sigsetjmp(copy.fault, 0)) ret = syscall(nr, a);
     }
-    if (exit_requested_) return false;
+    exec_start();
+    if (thread_ends()) return false;
     h.x[10] = static_cast<uint64_t>(ret);
     // From the program's point of view ecall completed like any other instruction.
     h.pc += 4;
@@ -297,6 +311,7 @@ void* LinuxUser::amo(Hart& h, uint64_t va, unsigned) {
   h.raise(cause::kStoreAmoPageFault, va);
   return nullptr;
 }
+// Fetches read vm_'s map unlocked: it changes only while every thread running guest code is parked.
 bool LinuxUser::fetch16(Hart& h, uint64_t va, uint16_t& out) {
   if (!vm_.accessible(va, 2, PROT_EXEC)) {
     h.raise(cause::kInstructionPageFault, va);
@@ -315,18 +330,46 @@ bool LinuxUser::fetch_address(Hart& h, uint64_t va, uint64_t& pa) {
   return true;
 }
 
-void LinuxUser::watch_code(uint64_t page) { vm_.watch_code(page); }
-void LinuxUser::unwatch_code(uint64_t page) { vm_.unwatch_code(page); }
+void LinuxUser::watch_code(uint64_t page) {
+  std::lock_guard lock(vm_mutex_);
+  vm_.watch_code(page);
+}
+
+void LinuxUser::unwatch_code(uint64_t page) {
+  // One engine let go of the page (a store to it faulted, or its code cache filled up): the page
+  // becomes writable, so no other thread's engine may keep code made from it.
+  // Inside the section: a thread that translated from the page after the others dropped their
+  // code, and before it became writable, would keep code nothing watches.
+  const bool outer = !t_exclusive_depth;
+  Exclusive ex(*this);
+  if (outer) invalidate_all(page, page + GuestVm::kPage);
+  std::lock_guard lock(vm_mutex_);
+  vm_.unwatch_code(page);
+}
+
+bool LinuxUser::watches_code(uint64_t page) {
+  std::lock_guard lock(vm_mutex_);
+  return vm_.watches_code(page, GuestVm::kPage);
+}
 
 void* LinuxUser::guest_ptr(uint64_t va, uint64_t count, uint64_t size, int prot) {
   uint64_t len;
-  if (__builtin_mul_overflow(count, size, &len) || !vm_.accessible(va, len, prot)) return nullptr;
-  if (prot & PROT_WRITE) vm_.before_host_write(va, len);
+  if (__builtin_mul_overflow(count, size, &len)) return nullptr;
+  {
+    std::lock_guard lock(vm_mutex_);
+    if (!vm_.accessible(va, len, prot)) return nullptr;
+    if (!(prot & PROT_WRITE) || !vm_.watches_code(va, len)) return vm_.base() + va;
+  }
+  // The host is to write translated code: every thread's engine drops it first.
+  Exclusive ex(*this);
+  std::lock_guard lock(vm_mutex_);
+  vm_.before_host_write(va, len);
   return vm_.base() + va;
 }
 
 bool LinuxUser::guest_string(uint64_t va, std::string& out, size_t max) {
   out.clear();
+  std::lock_guard lock(vm_mutex_);
   for (;;) {
     uint64_t page_end = GuestVm::page_down(va) + GuestVm::kPage;
     if (!vm_.accessible(va, page_end - va, PROT_READ)) return false;

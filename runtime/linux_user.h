@@ -8,13 +8,18 @@
 #include <time.h>
 
 #include <array>
+#include <atomic>
 #include <climits>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "runtime/ctr_config.h"
@@ -59,8 +64,9 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   // Loads the program and builds its initial stack. Throws brisk::Error on bad input.
   explicit LinuxUser(const UserOptions& opt);
   UserResult run();
-  const Hart& hart() const { return hart_; }
-  Hart& hart() { return hart_; }
+  // The program's first thread (the one run() runs).
+  const Hart& hart() const { return main_->hart; }
+  Hart& hart() { return main_->hart; }
 
   // TrapHandler
   bool on_trap(Hart& h) override;
@@ -75,6 +81,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   bool fetch_address(Hart& h, uint64_t va, uint64_t& pa) override;
   void watch_code(uint64_t page) override;
   void unwatch_code(uint64_t page) override;
+  bool watches_code(uint64_t page) override;
 
   static constexpr int kSignals = 64;
   // siginfo_t as the guest sees it (include/uapi/asm-generic/siginfo.h): the fields brisk fills.
@@ -216,15 +223,16 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   std::vector<uint64_t> auxv_;
   std::set<std::pair<uint64_t, uint64_t>> mem_files_;  // (dev, ino) of the emulated mem files
   GuestVm vm_;
+  // Guards vm_ between threads: its map and watched pages. Changes to the map are made inside an
+  // exclusive section too, so that threads running guest code (which fetch through vm_ unlocked)
+  // never see one half made. Recursive: invalidation unwatches pages from inside a change.
+  mutable std::recursive_mutex vm_mutex_;
   HostClock clock_;
-  Hart hart_;
-  RunLimiter limiter_{opt_.limits};  // after hart_: its timer signal touches hart_
-  std::unique_ptr<Engine> engine_;
   std::unique_ptr<ctr::Dump> ctr_dump_;  // --ctr-dump
-  int exit_code_ = 0;
+  std::atomic<int> exit_code_{0};
   int fatal_signal_ = 0;  // the signal die() killed the guest with
-  bool exit_requested_ = false;
   std::optional<std::string> comm_name_;  // PR_SET_NAME
+  std::mutex warned_mutex_;
   std::set<uint64_t> warned_;
   struct SigAction {
     uint64_t handler = 0, flags = 0, mask = 0;
@@ -234,7 +242,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
     uint64_t sp = 0, size = 0;  // size 0: none
     int flags = 0;
   };
-  // What Linux keeps per thread (task_struct's blocked, pending and sas_ss_*); one guest thread today.
+  // What Linux keeps per thread (task_struct's blocked, pending and sas_ss_*).
   struct ThreadSignals {
     uint64_t mask = 0;     // blocked
     uint64_t pending = 0;  // raised and not yet delivered
@@ -243,7 +251,97 @@ class LinuxUser final : public TrapHandler, public HartEnv {
     // rt_sigsuspend's mask is in force: this one is what the handler's frame saves and sigreturn restores.
     std::optional<uint64_t> saved_mask;
   };
-  ThreadSignals thread_;
+
+  // --- threads (runtime/linux_threads.cpp) ---
+  // One guest thread: its own hart, engine (code cache) and signal state, run by a host thread of
+  // its own. Guest memory, signal actions and descriptors are the process's.
+  struct GuestThread {
+    Hart hart;
+    std::unique_ptr<Engine> engine;
+    ThreadSignals sig;
+    int tid = 0;                  // the host thread's tid, which the guest sees as its own
+    uint64_t clear_child_tid = 0; // set_tid_address, CLONE_CHILD_CLEARTID: zeroed and woken at exit
+    uint64_t robust_list = 0;     // set_robust_list's head
+    bool exiting = false;         // exit: the thread ends after this syscall
+    // Under group_mutex_: in guest code (translated or interpreted), rather than parked at a block
+    // boundary or in a syscall. An exclusive section waits until no other thread is.
+    bool running = false;
+    bool started = false;         // the parent finished clone: the thread may run
+    // Signals other threads sent to this one (tgkill), under group_mutex_; the thread moves them
+    // into sig at its next boundary.
+    std::atomic<uint64_t> incoming{0};
+    std::array<SigInfo, kSignals + 1> incoming_info{};
+    std::thread host;
+  };
+  std::unique_ptr<GuestThread> main_;
+  RunLimiter limiter_{opt_.limits};  // after main_: its timer signal touches the harts
+  // The thread this host thread runs.
+  static inline thread_local GuestThread* t_self = nullptr;
+  static GuestThread& self() { return *t_self; }
+  mutable std::mutex group_mutex_;
+  std::condition_variable group_cv_;
+  std::vector<GuestThread*> live_;                    // threads not yet exited, main_ among them
+  std::vector<std::unique_ptr<GuestThread>> ended_;  // exited threads whose host thread is to be joined
+  std::vector<std::unique_ptr<GuestThread>> others_; // threads clone made that are still live
+  uint64_t ended_instret_ = 0;                       // what exited threads retired
+  std::atomic<bool> exclusive_{false};  // an exclusive section is held or being entered
+  std::atomic<bool> group_exit_{false}; // exit_group, a fatal signal, or a run limit: every thread ends
+  static inline thread_local int t_exclusive_depth = 0;
+  static inline thread_local bool t_was_running = false;
+
+  // The host signal that interrupts a thread's blocking host syscall (kick): one brisk uses for
+  // nothing else, below the ITIMER_REAL and POSIX-timer ones (runtime/linux_signals.cpp).
+  static inline const int kKickSignal = SIGRTMAX - 2;
+  static constexpr uint64_t kRobustListHeadSize = 24;  // struct robust_list_head (include/uapi/linux/futex.h)
+  GuestThread* leader_ = main_.get();  // the thread whose host thread ends the process (finish)
+  // An engine for the first thread, or for one clone makes.
+  std::unique_ptr<Engine> new_engine(bool first) const;
+  // After t, the leader, ended: waits for the other threads, then the run's result.
+  UserResult finish(GuestThread& t);
+  // In the child of a fork: the calling thread is the only one.
+  void after_fork_threads();
+  // clone with CLONE_VM | CLONE_THREAD: a new guest thread on a new host thread.
+  int64_t clone_thread(uint64_t flags, uint64_t sp, uint64_t ptid, uint64_t tls, uint64_t ctid);
+  void thread_main(GuestThread& t);
+  // The calling thread's guest code ends: clear_child_tid, the robust list, and its place in live_.
+  void end_thread(GuestThread& t);
+  // Ends every thread: they leave guest code at their next boundary, and a blocking host syscall
+  // is interrupted by kKickSignal (sent again until they are all gone, see finish). False when
+  // the process was ending already: the first status stands.
+  bool exit_group(int status);
+  // Whether this thread's run ends now (after a syscall or at a boundary).
+  bool thread_ends() { return self().exiting || group_exit_.load(std::memory_order_relaxed); }
+  // Interrupts t's blocking host syscall, if it is in one.
+  void kick(const GuestThread& t);
+  // The caller leaves guest code (a syscall) / comes back to it, waiting out an exclusive section.
+  void exec_end();
+  void exec_start();
+  // QEMU's start_exclusive/end_exclusive: every other thread is parked at a block boundary or in a
+  // syscall while it lasts, so that its code cache and vm_'s map can change under it. Nests.
+  void begin_exclusive();
+  void end_exclusive();
+  struct Exclusive {
+    explicit Exclusive(LinuxUser& u) : u(u) { u.begin_exclusive(); }
+    ~Exclusive() { u.end_exclusive(); }
+    LinuxUser& u;
+  };
+  // Drops what every thread's engine translated from [start, end) (inside an exclusive section).
+  void invalidate_all(uint64_t start, uint64_t end);
+  // --timeout and --max-insns (over all threads): true when the run ends, every thread with it.
+  bool limit_reached(Hart& h);
+  // The futex syscall on the host futex: guest memory is host memory at base + va.
+  int64_t sys_futex(const std::array<uint64_t, 6>& a);
+  int64_t sys_get_robust_list(const std::array<uint64_t, 6>& a);
+  // Linux's exit_robust_list: every futex the exiting thread holds gets FUTEX_OWNER_DIED and a wake.
+  void exit_robust_list(GuestThread& t);
+  // Sends info to the thread tid of this process (tgkill; signal 0 only looks): false when there
+  // is none. Or to the process (kill): the calling thread, or else one that does not block it.
+  bool signal_tid(int tid, const SigInfo& info);
+  void signal_process(const SigInfo& info);
+  size_t thread_count() const;
+  // Under group_mutex_ (lock), which it lets go of when t is the calling thread.
+  void send_to(GuestThread& t, const SigInfo& info, std::unique_lock<std::mutex>& lock);
+
   uint64_t sigreturn_page_ = 0;  // guest address of the rt_sigreturn trampoline, mapped at the first handler
 
   // --- signals (runtime/linux_signals.cpp) ---
@@ -276,7 +374,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int64_t wait_signals(std::optional<uint64_t> mask, const std::function<int64_t(const sigset_t*)>& wait);
   // The guest's rt_sigreturn: restores the state the handler's frame holds. False: the run ends.
   bool sigreturn(Hart& h);
-  // Marks sig pending for the guest thread, with `info`.
+  // Marks sig pending for the calling guest thread, with `info`.
   void raise_signal(const SigInfo& info);
   // A synchronous fault the guest may handle: delivers it now, or false when it kills the guest.
   bool deliver_fault(Hart& h, int sig, int code, uint64_t addr);
@@ -286,7 +384,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   bool deliver_signals(Hart& h, uint64_t syscall_nr = kNoSyscall, uint64_t orig_a0 = 0);
   // Pending, unblocked and not ignored: the lowest such signal, or 0. Drops the ignored ones.
   int next_signal();
-  // Moves what brisk's host handler recorded into the pending set.
+  // Moves what brisk's host handler recorded, and what other threads sent, into the pending set.
   void take_host_signals();
   // Builds sig's frame and enters its handler; false when the frame does not fit in guest memory.
   bool setup_frame(Hart& h, int sig);

@@ -19,7 +19,8 @@ namespace {
 // Set by the signal handlers; read by reached(). One run (one limiter) at a time per process.
 std::atomic<bool> g_expired{false};
 std::atomic<bool> g_sigusr1{false};
-std::vector<Hart*> g_harts;
+// The harts of the run, read by the signal handlers: a slot is null or a live hart.
+std::atomic<Hart*> g_harts[RunLimiter::kMaxHarts];
 struct sigaction g_old_action, g_old_sigusr1;
 
 // The timer signal's period once --timeout has expired.
@@ -27,12 +28,12 @@ constexpr long kRepeatNs = 10'000'000;
 
 void on_timeout(int) {
   g_expired.store(true, std::memory_order_relaxed);
-  for (Hart* h : g_harts) h->request_exit();
+  RunLimiter::interrupt_all();
 }
 
 void on_user_signal(int) {
   g_sigusr1.store(true, std::memory_order_relaxed);
-  for (Hart* h : g_harts) h->request_exit();
+  RunLimiter::interrupt_all();
 }
 
 timespec to_timespec(double seconds) {
@@ -45,9 +46,31 @@ timespec to_timespec(double seconds) {
 
 }  // namespace
 
+void RunLimiter::interrupt_all() {
+  for (auto& slot : g_harts)
+    if (Hart* h = slot.load(std::memory_order_acquire)) h->request_exit();
+}
+
+bool RunLimiter::add(Hart& h) {
+  h.request_exit();
+  for (auto& slot : g_harts) {
+    Hart* none = nullptr;
+    if (slot.compare_exchange_strong(none, &h)) return true;
+  }
+  return false;
+}
+
+void RunLimiter::remove(Hart& h) {
+  for (auto& slot : g_harts) {
+    Hart* mine = &h;
+    if (slot.compare_exchange_strong(mine, nullptr)) return;
+  }
+}
+
 void RunLimiter::start(const std::vector<Hart*>& harts) {
-  for (Hart* h : harts) h->request_exit();
-  g_harts = harts;
+  for (auto& slot : g_harts) slot.store(nullptr);
+  for (Hart* h : harts)
+    if (!add(*h)) throw Error("more than {} harts", kMaxHarts);
   if (on_sigusr1_) {
     g_sigusr1 = false;
     // SA_RESTART: the request waits for a host syscall the guest is blocked in, which goes on.
@@ -92,36 +115,38 @@ RunLimiter::~RunLimiter() {
     timer_delete(timer_);
     sigaction(SIGALRM, &g_old_action, nullptr);
   }
-  g_harts.clear();
+  for (auto& slot : g_harts) slot.store(nullptr);
 }
 
-void RunLimiter::stop(int status) {
-  status_ = status;
+bool RunLimiter::stop(int status) {
+  int none = 0;
+  if (!status_.compare_exchange_strong(none, status)) return false;
   if (armed_) {
     const itimerspec off{};
     timer_settime(timer_, 0, &off, nullptr);
   }
+  return true;
 }
 
-bool RunLimiter::reached(Hart& h, uint64_t retired) {
+bool RunLimiter::reached(Hart& h, uint64_t retired, uint64_t sharing) {
   if (status_) return true;
   if (limits_.max_insns) {
     if (retired >= limits_.max_insns) {
-      diag_print("brisk: stopped: --max-insns {} reached at pc {:#x}, {} instructions\n", limits_.max_insns, h.pc,
-                 retired);
-      stop(kMaxInsnsStatus);
+      if (stop(kMaxInsnsStatus))
+        diag_print("brisk: stopped: --max-insns {} reached at pc {:#x}, {} instructions\n", limits_.max_insns, h.pc,
+                   retired);
       return true;
     }
-    h.deadline = std::min(h.deadline, h.instret + (limits_.max_insns - retired));
+    h.deadline = std::min(h.deadline, h.instret + std::max<uint64_t>(1, (limits_.max_insns - retired) / sharing));
   }
   // The caller's store to h.deadline must come first: a timer signal after this load leaves its
   // request_exit() standing; one before it is seen here.
   std::atomic_signal_fence(std::memory_order_seq_cst);
   if (on_sigusr1_ && g_sigusr1.exchange(false, std::memory_order_relaxed)) on_sigusr1_();
   if (armed_ && g_expired.load(std::memory_order_relaxed)) {
-    diag_print("brisk: stopped: --timeout {} s reached at pc {:#x}, {} instructions\n", limits_.timeout, h.pc,
-               retired);
-    stop(kTimeoutStatus);
+    if (stop(kTimeoutStatus))
+      diag_print("brisk: stopped: --timeout {} s reached at pc {:#x}, {} instructions\n", limits_.timeout, h.pc,
+                 retired);
     return true;
   }
   return false;

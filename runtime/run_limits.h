@@ -4,6 +4,7 @@
 
 #include <time.h>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -34,6 +35,14 @@ class RunLimiter {
   // run ends, so that a syscall entered just after the first one is interrupted too.
   void start(const std::vector<Hart*>& harts);
 
+  // A hart that joins the run after start() (a guest thread clone made), and one that leaves it.
+  // add() fails when kMaxHarts are in the run already.
+  static constexpr size_t kMaxHarts = 1024;
+  bool add(Hart& h);
+  void remove(Hart& h);
+  // Asks every hart in the run to leave translated code at its next block (async-signal-safe).
+  static void interrupt_all();
+
   // In the child of a fork: timer_create timers are not inherited, so --timeout is armed again and
   // counts from the fork.
   void after_fork();
@@ -43,21 +52,23 @@ class RunLimiter {
   void on_sigusr1(std::function<void()> f) { on_sigusr1_ = std::move(f); }
 
   // From on_budget (or an idle loop), after h.deadline was set; `retired` counts what all harts
-  // retired so far. Lowers h.deadline to where --max-insns stops, exactly. True when a limit was
-  // reached: the line is printed, and the run must stop with status().
-  bool reached(Hart& h, uint64_t retired);
+  // retired so far. Lowers h.deadline to where --max-insns stops: exactly for harts that take turns,
+  // and for `sharing` harts running at once (guest threads), to their share of what is left, so
+  // that together they stop near it (past it by part of a share: `retired` lags behind them). True when a limit was reached: the line is printed (once,
+  // whichever thread sees it first), and the run must stop with status().
+  bool reached(Hart& h, uint64_t retired, uint64_t sharing = 1);
   // The exit status the run must end with: 0 until a limit is reached.
   int status() const { return status_; }
 
  private:
-  void stop(int status);
+  bool stop(int status);  // false when the run was stopped already
   void arm();  // creates and starts the --timeout timer
 
   RunLimits limits_;
   timer_t timer_{};
   bool armed_ = false;  // timer_ exists: --timeout was given
   std::function<void()> on_sigusr1_;
-  int status_ = 0;
+  std::atomic<int> status_{0};
 };
 
 }  // namespace brisk

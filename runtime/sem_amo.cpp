@@ -1,5 +1,7 @@
-// Semantics of the A extension. Harts run one at a time on one host thread, so a read-modify-write
-// through the host pointer is atomic with respect to every other guest access.
+// Semantics of the A extension. Guest threads run on host threads at once: an AMO is a host
+// compare-and-swap loop, and SC a compare-and-swap against the value LR loaded (as QEMU does), so a
+// store by another thread between LR and SC makes the SC fail. A locked instruction is a full
+// fence on x86, whatever aq and rl ask for.
 #include <algorithm>
 
 #include "runtime/semantics.h"
@@ -22,7 +24,9 @@ inline Status amo(Hart& h, const Insn& i, F op) {
   if (!p) return Status::Trap;
   // A fault on flat memory must be a store/AMO fault, as an AMO's is.
   T old = read_as_write(p);
-  *p = op(old, static_cast<T>(h.x[i.rs2]));
+  const T b = static_cast<T>(h.x[i.rs2]);
+  while (!__atomic_compare_exchange_n(p, &old, op(old, b), false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+  }
   set_x(h, i.rd, sext(old));
   return Status::Next;
 }
@@ -34,6 +38,7 @@ inline Status lr(Hart& h, const Insn& i) {
   T v;
   if (!mem_load(h, va, v)) return Status::Trap;
   h.reservation = va;
+  h.reservation_value = v;
   set_x(h, i.rd, sext(v));
   return Status::Next;
 }
@@ -48,9 +53,13 @@ inline Status sc(Hart& h, const Insn& i) {
     set_x(h, i.rd, 1);
     return Status::Next;
   }
-  if (!mem_store(h, va, static_cast<T>(h.x[i.rs2]))) return Status::Trap;
+  auto* p = static_cast<T*>(mem_amo(h, va, sizeof(T)));
+  if (!p) return Status::Trap;
+  T expected = static_cast<T>(h.reservation_value);
+  const bool stored = __atomic_compare_exchange_n(p, &expected, static_cast<T>(h.x[i.rs2]), false, __ATOMIC_SEQ_CST,
+                                                  __ATOMIC_SEQ_CST);
   h.reservation = ~0ull;
-  set_x(h, i.rd, 0);
+  set_x(h, i.rd, stored ? 0 : 1);
   return Status::Next;
 }
 

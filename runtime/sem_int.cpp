@@ -1,5 +1,6 @@
 // Semantics of the integer instructions: RV64I, M, Zba, Zbb, Zbs, Zicond, Zifencei, Zicsr, Zicbom/Zicboz.
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstring>
 
@@ -162,8 +163,11 @@ Status sem_SRAW(Hart& h, const Insn& i) {
   return write_rd(h, i, sext32(static_cast<uint32_t>(static_cast<int32_t>(rs1(h, i)) >> (rs2(h, i) & 31))));
 }
 
-// brisk executes in program order on every hart's own view of memory, so fences order nothing.
-Status sem_FENCE(Hart&, const Insn&) { return Status::Next; }
+// Guest threads run on host threads, whose x86-TSO orders everything but a store before a later load.
+Status sem_FENCE(Hart&, const Insn& i) {
+  if (fence_orders_store_load(i)) std::atomic_thread_fence(std::memory_order_seq_cst);
+  return Status::Next;
+}
 Status sem_PAUSE(Hart&, const Insn&) { return Status::Next; }
 
 // The exec loop owns translated code: it sees kEnd on fence.i and drops stale translations there.

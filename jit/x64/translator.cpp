@@ -734,6 +734,10 @@ class BlockEmitter {
     using namespace x86;
     const int32_t imm = static_cast<int32_t>(i.imm);
     const bool alu = !(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump));
+    if (i.op == Op::FENCE) {  // no rd, and no ALU result: not a nop for all that
+      if (fence_orders_store_load(i)) a_.mfence();  // as the interpreter's sem_FENCE
+      return true;
+    }
     if (alu && i.rd == 0) return true;  // HINTs and nops: an ALU result to x0 is discarded
     const uint8_t sh = static_cast<uint8_t>(imm & 63), shw = static_cast<uint8_t>(imm & 31);
     switch (i.op) {
@@ -900,7 +904,6 @@ class BlockEmitter {
         write(i.rd, rax);
         return true;
       }
-      case Op::FENCE:
       case Op::PAUSE:
         return true;
       case Op::LB: return emit_load(i, 1, true);
