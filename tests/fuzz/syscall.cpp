@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <elf.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <sanitizer/common_interface_defs.h>
 #include <sched.h>
 #include <signal.h>
@@ -173,6 +174,11 @@ bool confine(uint16_t nr, std::array<uint64_t, 6>& a) {
     case kExecve:     // execs the host's /proc/self/exe, the fuzzer
     case kExecveat:
       return false;
+    case kFutex: {  // a wait no other thread will end: only the calls that never block
+      const uint64_t op = a[1] & FUTEX_CMD_MASK;
+      return op != FUTEX_WAIT && op != FUTEX_WAIT_BITSET && op != FUTEX_LOCK_PI && op != FUTEX_LOCK_PI2 &&
+             op != FUTEX_WAIT_REQUEUE_PI;
+    }
     case kPrlimit64: return a[2] == 0;  // reading a limit is fine
     case kKill:
     case kTkill: a[0] = static_cast<uint64_t>(getpid()); break;
