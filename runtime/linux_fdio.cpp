@@ -271,7 +271,7 @@ int64_t LinuxUser::signalfd_read(SignalFd& s, int fd, const std::vector<iovec>& 
     // Until a signal it watches is raised, or another deliverable one interrupts it (then as Linux's
     // -ERESTARTSYS: restarted after a handler with SA_RESTART).
     const int64_t r = wait_signals(std::nullopt, [](const sigset_t* host_mask) {
-      return host(::syscall(SYS_ppoll, nullptr, 0, nullptr, host_mask, _NSIG / 8));
+      return host(::syscall(SYS_ppoll, nullptr, 0, nullptr, host_mask, kHostSigsetSize));
     });
     if (r == -EINTR && !(self().sig.pending & s.mask) && next_signal()) return -EINTR;
   }
@@ -316,8 +316,8 @@ int64_t LinuxUser::sys_epoll_wait(uint64_t n, const std::array<uint64_t, 6>& a) 
   const int epfd = guest_fd(a[0]), count = static_cast<int>(events.size());
   const int64_t r = wait_signals(mask, [&](const sigset_t* host_mask) {
     if (n == nr::epoll_pwait2)
-      return host(::syscall(SYS_epoll_pwait2, epfd, events.data(), count, timed ? &ts : nullptr, host_mask, _NSIG / 8));
-    return host(::syscall(SYS_epoll_pwait, epfd, events.data(), count, static_cast<int>(a[3]), host_mask, _NSIG / 8));
+      return host(::syscall(SYS_epoll_pwait2, epfd, events.data(), count, timed ? &ts : nullptr, host_mask, kHostSigsetSize));
+    return host(::syscall(SYS_epoll_pwait, epfd, events.data(), count, static_cast<int>(a[3]), host_mask, kHostSigsetSize));
   });
   for (int64_t k = 0; k < r; k++) out[k] = {events[k].events, 0, events[k].data.u64};
   return r;

@@ -480,7 +480,7 @@ int64_t LinuxUser::sys_rt_sigsuspend(const std::array<uint64_t, 6>& a) {
   if (a[1] != 8) return -EINVAL;
   auto* s = static_cast<const uint64_t*>(guest_ptr(a[0], 1, 8, PROT_READ));
   if (!s) return -EFAULT;
-  const int64_t r = wait_signals(*s, [](const sigset_t* host_mask) { return host(::syscall(SYS_rt_sigsuspend, host_mask, _NSIG / 8)); });
+  const int64_t r = wait_signals(*s, [](const sigset_t* host_mask) { return host(::syscall(SYS_rt_sigsuspend, host_mask, kHostSigsetSize)); });
   return r == 0 ? -EINTR : r;
 }
 
@@ -523,7 +523,7 @@ int64_t LinuxUser::sys_rt_sigtimedwait(const std::array<uint64_t, 6>& a) {
     // The signals waited for are not blocked while it waits; any other deliverable one interrupts it.
     self().sig.mask = mask & ~set;
     const int64_t r = wait_signals(std::nullopt, [&](const sigset_t* host_mask) {
-      return host(::syscall(SYS_ppoll, nullptr, 0, a[2] ? &left : nullptr, host_mask, _NSIG / 8));
+      return host(::syscall(SYS_ppoll, nullptr, 0, a[2] ? &left : nullptr, host_mask, kHostSigsetSize));
     });
     self().sig.mask = mask;
     if (r == -EINTR && !(self().sig.pending & set) && next_signal()) return -EINTR;

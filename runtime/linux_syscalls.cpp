@@ -568,7 +568,7 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       void* fds = nfds ? array(a[0], nfds, sizeof(pollfd), R | W) : nullptr;
       if (nfds && !fds) return -EFAULT;
       return wait_signals(mask ? std::optional<uint64_t>(*mask) : std::nullopt, [&](const sigset_t* host_mask) {
-        return host(::syscall(SYS_ppoll, fds, nfds, ts, host_mask, _NSIG / 8));
+        return host(::syscall(SYS_ppoll, fds, nfds, ts, host_mask, kHostSigsetSize));
       });
     }
     case nr::pselect6: {

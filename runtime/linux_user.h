@@ -292,6 +292,9 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   // The host signal that interrupts a thread's blocking host syscall (kick): one brisk uses for
   // nothing else, below the ITIMER_REAL and POSIX-timer ones (runtime/linux_signals.cpp).
   static inline const int kKickSignal = SIGRTMAX - 2;
+  // The host's sigset size for the raw syscalls that take a mask: a size_t, since syscall()'s
+  // variadic arguments are not widened (an int's upper half is whatever the register held).
+  static constexpr size_t kHostSigsetSize = _NSIG / 8;
   static constexpr uint64_t kRobustListHeadSize = 24;  // struct robust_list_head (include/uapi/linux/futex.h)
   GuestThread* leader_ = main_.get();  // the thread whose host thread ends the process (finish)
   // An engine for the first thread, or for one clone makes.
