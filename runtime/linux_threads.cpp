@@ -336,12 +336,9 @@ int64_t LinuxUser::sys_get_robust_list(const std::array<uint64_t, 6>& a) {
     if (it == live_.end()) return -ESRCH;
     list = (*it)->robust_list;
   }
-  auto* head = static_cast<uint64_t*>(guest_ptr(a[1], 1, 8, PROT_WRITE));
-  auto* len = static_cast<uint64_t*>(guest_ptr(a[2], 1, 8, PROT_WRITE));
-  if (!head || !len) return -EFAULT;
-  *head = list;
-  *len = kRobustListHeadSize;
-  return 0;
+  // kernel/futex/syscalls.c: the length first, then the head.
+  if (!put_guest(a[2], kRobustListHeadSize)) return -EFAULT;
+  return put_guest(a[1], list) ? 0 : -EFAULT;
 }
 
 void LinuxUser::exit_robust_list(GuestThread& t) {
