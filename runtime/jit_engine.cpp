@@ -144,7 +144,7 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
     by_page_.emplace(page, raw);
   }
   stats_.blocks++;
-  if (h.mem_limit && !still_in_memory(h, raw->bc.plan)) {
+  if ((h.mem_limit || opt_.concurrent_harts) && !still_in_memory(h, raw->bc.plan)) {
     drop(raw);
     return block_for(h, max_insns);  // made again from what memory holds now, which is watched
   }
