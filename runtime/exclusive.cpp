@@ -36,8 +36,8 @@ void ExclusiveGroup::exec_start() {
 void ExclusiveGroup::begin() {
   if (t_depth++) return;
   std::unique_lock lock(mutex_);
-  t_was_running = t_member->running;
-  t_member->running = false;  // another thread's section may be waiting for this one
+  t_was_running = t_member && t_member->running;
+  if (t_member) t_member->running = false;  // another thread's section may be waiting for this one
   cv_.notify_all();
   cv_.wait(lock, [&] { return !exclusive_; });
   exclusive_ = true;
@@ -52,7 +52,7 @@ void ExclusiveGroup::end() {
   if (--t_depth) return;
   std::lock_guard lock(mutex_);
   exclusive_ = false;
-  t_member->running = t_was_running;
+  if (t_member) t_member->running = t_was_running;
   cv_.notify_all();
 }
 

@@ -1,7 +1,8 @@
-// Exclusive sections for harts on host threads (docs/architecture.md, "Harts on host threads in
-// system mode"), as QEMU's start_exclusive/end_exclusive (cpus-common.c): whatever changes what
-// another hart's translated code was made from, or the TLB entries it reads unlocked, runs while
-// every other hart of the group is parked at a block boundary or asleep outside guest code.
+// Exclusive sections for harts on host threads, guest threads in user mode and harts in system
+// mode alike (docs/architecture.md, "Threads in user mode", "Harts on host threads in system
+// mode"), as QEMU's start_exclusive/end_exclusive (cpus-common.c): whatever changes what another
+// thread's translated code was made from, or state it reads unlocked, runs while every other
+// member is parked at a block boundary or outside guest code (a syscall, WFI).
 #pragma once
 
 #include <atomic>
@@ -15,8 +16,12 @@ namespace brisk {
 
 class ExclusiveGroup {
  public:
-  // One host thread that runs a hart. `running` (under the group's lock): in guest code, rather
-  // than parked at a block boundary or asleep.
+  // `mutex` and `cv` are the owner's, which may keep more state under them: a section is begun,
+  // ended and waited for under them (active()).
+  ExclusiveGroup(std::mutex& mutex, std::condition_variable& cv) : mutex_(mutex), cv_(cv) {}
+
+  // One host thread that runs a hart. `running` (under the mutex): in guest code, rather than
+  // parked at a block boundary or outside guest code.
   struct Member {
     Hart* hart = nullptr;
     bool running = false;
@@ -26,6 +31,8 @@ class ExclusiveGroup {
   void join(Member& m);
   // The calling thread's hart has stopped for good.
   void leave();
+  // In the child of a host fork made inside a section: the calling thread is the only member.
+  void after_fork() { members_ = {t_member}; }
 
   // The calling thread leaves guest code (to sleep in WFI) / comes back, waiting out a section.
   void exec_end();
@@ -42,9 +49,12 @@ class ExclusiveGroup {
     }
   }
 
-  // Nests on one thread. A thread that is not a member (none) may not begin a section.
+  // Nests on one thread. A thread that is no member (before any joined) may begin one too.
   void begin();
   void end();
+  bool in_section() const { return t_depth > 0; }
+  // A section is held or being entered; under the mutex, nobody else's is when this is false.
+  bool active() const { return exclusive_.load(std::memory_order_relaxed); }
 
   // A section when `group` is not null (harts on host threads), nothing when it is (one thread).
   class Section {
@@ -63,8 +73,8 @@ class ExclusiveGroup {
   };
 
  private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
+  std::mutex& mutex_;
+  std::condition_variable& cv_;
   std::vector<Member*> members_;
   std::atomic<bool> exclusive_{false};  // a section is held or being entered
   static inline thread_local Member* t_member = nullptr;

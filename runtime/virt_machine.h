@@ -134,7 +134,9 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   std::unique_ptr<Engine> engine_;  // the harts' when they take turns
   std::vector<std::unique_ptr<HartThread>> per_;
   std::mutex device_lock_;
-  ExclusiveGroup group_;
+  std::mutex group_mutex_;
+  std::condition_variable group_cv_;
+  ExclusiveGroup group_{group_mutex_, group_cv_};
   std::exception_ptr hart_error_;  // the first a hart thread threw, rethrown by run()
   std::unique_ptr<ctr::Dump> ctr_dump_;  // --ctr-dump
   std::set<uint32_t> address_spaces_;    // --record: the pids COMM records named
