@@ -38,6 +38,13 @@ class Bus {
   bool has_code(uint64_t pa) const { return code_[(pa - ram_base_) / kPage].load(std::memory_order_relaxed); }
   // Returns the count before.
   unsigned watch_code(uint64_t pa) { return code_[(pa - ram_base_) / kPage].fetch_add(1); }
+  // Counts one more engine only if another holds code from the page already.
+  bool watch_code_if_watched(uint64_t pa) {
+    auto& n = code_[(pa - ram_base_) / kPage];
+    for (uint8_t v = n.load(); v;)
+      if (n.compare_exchange_weak(v, static_cast<uint8_t>(v + 1))) return true;
+    return false;
+  }
   void unwatch_code(uint64_t pa) { code_[(pa - ram_base_) / kPage].fetch_sub(1); }
 
  private:

@@ -243,10 +243,14 @@ bool SystemMemory::fetch_address(Hart& h, uint64_t va, uint64_t& pa) {
 }
 
 void SystemMemory::watch_code(uint64_t page) {
-  if (!bus_.ram_ptr(page, Bus::kPage) || bus_.watch_code(page)) return;
+  // Watched already: whoever counted it first cleared the write TLB entries in its section, which
+  // has ended, as this hart was parked for it.
+  if (!bus_.ram_ptr(page, Bus::kPage) || bus_.watch_code_if_watched(page)) return;
   // Cached write translations to the page would let stores bypass the check. Other harts' are
-  // cleared while they are parked: a store of theirs through one is never under way meanwhile.
+  // cleared while they are parked: a store of theirs through one is never under way meanwhile, and
+  // none watches the page before they are gone.
   ExclusiveGroup::Section section(group_);
+  if (bus_.watch_code(page)) return;
   const uint64_t host = reinterpret_cast<uint64_t>(bus_.ram_ptr(page, Bus::kPage));
   for (Hart* h : harts_)
     for (Tlb& t : h->tlb)

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -367,7 +368,7 @@ void VirtMachine::set_mip(unsigned hart, unsigned bit, bool level) {
 
 void VirtMachine::update_stimer(Hart& h, uint64_t now) {
   const bool on = (h.csr.menvcfg & csr::MENVCFG_STCE) && now >= h.csr.stimecmp;
-  if (on != bool(h.csr.mip_hw & csr::MIP_STIP)) set_mip(static_cast<unsigned>(h.hartid), csr::IRQ_S_TIMER, on);
+  if (on != bool(__atomic_load_n(&h.csr.mip_hw, __ATOMIC_RELAXED) & csr::MIP_STIP)) set_mip(static_cast<unsigned>(h.hartid), csr::IRQ_S_TIMER, on);
 }
 
 void VirtMachine::poll_devices(Hart& h, uint64_t now, bool idle) {
@@ -514,7 +515,14 @@ SystemResult VirtMachine::run() {
   if (opt_.recorder) opt_.recorder->start(harts);
   limiter_.start(harts);
   if (threaded_) {
-    for (auto& h : harts_) per_[h->hartid]->host = std::thread([this, &h] { run_hart(*h); });
+    try {
+      for (auto& h : harts_) per_[h->hartid]->host = std::thread([this, &h] { run_hart(*h); });
+    } catch (const std::system_error& e) {
+      stop(1);  // the harts that started stop at once
+      for (auto& t : per_)
+        if (t->host.joinable()) t->host.join();
+      throw Error("cannot start a host thread for every hart: {}", e.what());
+    }
     for (auto& t : per_) t->host.join();
     if (hart_error_) std::rethrow_exception(hart_error_);
   }
