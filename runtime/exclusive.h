@@ -34,7 +34,7 @@ class ExclusiveGroup {
   // In the child of a host fork made inside a section: the calling thread is the only member.
   void after_fork() { members_ = {t_member}; }
 
-  // The calling thread leaves guest code (to sleep in WFI) / comes back, waiting out a section.
+  // The calling thread leaves guest code (a syscall, WFI) / comes back, waiting out a section.
   void exec_end();
   void exec_start();
 
