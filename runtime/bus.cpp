@@ -11,7 +11,7 @@ Bus::Bus(uint64_t ram_base, uint64_t ram_size) : ram_base_(ram_base), ram_size_(
   void* p = mmap(nullptr, ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw Error("cannot allocate {} MiB of guest RAM", ram_size >> 20);
   ram_ = static_cast<uint8_t*>(p);
-  code_.assign(ram_size / kPage, false);
+  code_ = std::make_unique<std::atomic<uint8_t>[]>(ram_size / kPage);
 }
 
 Bus::~Bus() { munmap(ram_, ram_size_); }

@@ -1,7 +1,9 @@
 // The system-mode physical address space: RAM and MMIO device windows.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "devices/device.h"
@@ -31,9 +33,19 @@ class Bus {
   // The device whose window holds pa, with pa's offset in it; nullptr if none.
   Device* device_at(uint64_t pa, uint64_t& offset) const;
 
-  // Pages of RAM that translated code was made from (see HartEnv::watch_code).
-  bool has_code(uint64_t pa) const { return code_[(pa - ram_base_) / kPage]; }
-  void set_code(uint64_t pa, bool on) { code_[(pa - ram_base_) / kPage] = on; }
+  // Pages of RAM that translated code was made from (see HartEnv::watch_code): per page, how many
+  // engines hold code from it (harts on host threads each have their own, runtime/virt_machine.h).
+  bool has_code(uint64_t pa) const { return code_[(pa - ram_base_) / kPage].load(std::memory_order_relaxed); }
+  // Returns the count before.
+  unsigned watch_code(uint64_t pa) { return code_[(pa - ram_base_) / kPage].fetch_add(1); }
+  // Counts one more engine only if another holds code from the page already.
+  bool watch_code_if_watched(uint64_t pa) {
+    auto& n = code_[(pa - ram_base_) / kPage];
+    for (uint8_t v = n.load(); v;)
+      if (n.compare_exchange_weak(v, static_cast<uint8_t>(v + 1))) return true;
+    return false;
+  }
+  void unwatch_code(uint64_t pa) { code_[(pa - ram_base_) / kPage].fetch_sub(1); }
 
  private:
   struct Window {
@@ -43,7 +55,7 @@ class Bus {
   uint64_t ram_base_, ram_size_;
   uint8_t* ram_ = nullptr;
   std::vector<Window> windows_;
-  std::vector<bool> code_;
+  std::unique_ptr<std::atomic<uint8_t>[]> code_;
 };
 
 }  // namespace brisk

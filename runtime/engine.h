@@ -28,6 +28,9 @@ struct EngineOptions {
   unsigned jit_regs = 10;    // guest registers kept in host registers by the JIT (0..10)
   bool perf_map = false;     // describe translated blocks in /tmp/perf-PID.map for host `perf`
   bool deadlines = false;    // honour Hart::deadline in translated code (system mode: interrupts, events)
+  // Other harts on host threads store to guest memory while this engine translates (system mode's
+  // -smp N; user mode always counts as such).
+  bool concurrent_harts = false;
 };
 
 // Throws brisk::Error for an unknown engine.

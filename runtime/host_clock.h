@@ -4,6 +4,8 @@
 
 #include <time.h>
 
+#include <atomic>
+
 #include "devices/device.h"
 
 namespace brisk {
@@ -11,8 +13,9 @@ namespace brisk {
 struct HostClock final : Clock {
   static constexpr uint64_t kTimebaseHz = 10'000'000;
   HostClock() { set(0); }
-  uint64_t now() const override { return host_ticks() + offset_; }
-  void set(uint64_t now) override { offset_ = now - host_ticks(); }
+  // Harts on host threads read it while one of them sets mtime.
+  uint64_t now() const override { return host_ticks() + offset_.load(std::memory_order_relaxed); }
+  void set(uint64_t now) override { offset_.store(now - host_ticks(), std::memory_order_relaxed); }
 
  private:
   static uint64_t host_ticks() {
@@ -20,7 +23,7 @@ struct HostClock final : Clock {
     clock_gettime(CLOCK_MONOTONIC, &t);
     return static_cast<uint64_t>(t.tv_sec) * kTimebaseHz + static_cast<uint64_t>(t.tv_nsec) / (1'000'000'000 / kTimebaseHz);
   }
-  uint64_t offset_ = 0;
+  std::atomic<uint64_t> offset_{0};
 };
 
 }  // namespace brisk

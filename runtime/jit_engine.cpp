@@ -144,7 +144,8 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
     by_page_.emplace(page, raw);
   }
   stats_.blocks++;
-  if (h.mem_limit && !still_in_memory(h, raw->bc.plan)) {
+  // Watching may have let another thread's exclusive section drop it (a store to its first page).
+  if (!raw->valid || ((h.mem_limit || opt_.concurrent_harts) && !still_in_memory(h, raw->bc.plan))) {
     drop(raw);
     return block_for(h, max_insns);  // made again from what memory holds now, which is watched
   }

@@ -82,8 +82,8 @@ class JitEngine final : public Engine, public HostFaultHooks {
   Block* block_for(Hart& h, unsigned max_insns = 0);
   // The pc -> code table translated code of this hart and mode consults for indirect jumps.
   LookupTable& lookup_for(Hart& h, uint64_t mode);
-  // Whether guest memory still holds what the plan decoded (user mode: another thread may have
-  // stored to it between the fetch and the watch that makes such stores fault).
+  // Whether guest memory still holds what the plan decoded (another thread may have stored to it
+  // between the fetch and the watch that makes such stores fault or reach invalidate).
   bool still_in_memory(Hart& h, const jit::BlockPlan& plan) const;
   void link(Block* from, unsigned exit, Block* to);
   void drop(Block* b);

@@ -141,13 +141,7 @@ void to_timeval(const timespec& ts, int64_t* tv) {
 
 bool LinuxUser::on_budget(Hart& h) {
   h.deadline = UINT64_MAX;
-  // Before the load of exclusive_: begin_exclusive stores it, then asks for an exit. Either the
-  // section is seen here, or its request_exit comes after the store above and stands.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (exclusive_.load(std::memory_order_relaxed)) {
-    exec_end();  // parked until the section ends
-    exec_start();
-  }
+  group_.park_if_pending();  // after the store above, as it needs
   if (thread_ends()) return false;
   if (opt_.recorder) opt_.recorder->on_budget(h);
   return !limit_reached(h) && deliver_signals(h);

@@ -81,7 +81,7 @@ int64_t LinuxUser::clone_thread(uint64_t flags, uint64_t sp, uint64_t ptid, uint
   for (auto& e : ended_)
     if (e->host.joinable()) e->host.join();
   ended_.clear();
-  group_cv_.wait(lock, [&] { return !exclusive_; });  // an exclusive section walks live_ unlocked
+  group_cv_.wait(lock, [&] { return !group_.active(); });  // an exclusive section walks live_ unlocked
   try {
     raw->host = std::thread([this, raw] { thread_main(*raw); });
   } catch (const std::system_error&) {
@@ -107,9 +107,10 @@ void LinuxUser::thread_main(GuestThread& t) {
     group_cv_.notify_all();
     group_cv_.wait(lock, [&] { return t.started; });
   }
-  exec_start();
+  t.member.hart = &t.hart;
+  group_.join(t.member);
   t.engine->run(t.hart, *this);
-  exec_end();
+  group_.exec_end();
   end_thread(t);
   if (&t == leader_) finish(t);  // a fork's child whose leader is this thread: it exits there
 }
@@ -123,8 +124,9 @@ void LinuxUser::end_thread(GuestThread& t) {
       host_futex(w, FUTEX_WAKE, 1, nullptr, nullptr, 0);
     }
   limiter_.remove(t.hart);
+  group_.leave();
   std::unique_lock lock(group_mutex_);
-  group_cv_.wait(lock, [&] { return !exclusive_; });
+  group_cv_.wait(lock, [&] { return !group_.active(); });
   std::erase(live_, &t);
   ended_instret_ += t.hart.instret;
   for (auto& o : others_)
@@ -171,6 +173,7 @@ void LinuxUser::after_fork_threads() {
   if (me != main_.get()) limiter_.remove(main_->hart);
   me->tid = getpid();  // the child's one thread
   live_ = {me};
+  group_.after_fork();
   leader_ = me;
 }
 
@@ -210,46 +213,6 @@ size_t LinuxUser::thread_count() const {
 }
 
 // --- the exclusive section ---
-
-void LinuxUser::exec_end() {
-  std::lock_guard lock(group_mutex_);
-  self().running = false;
-  if (exclusive_) group_cv_.notify_all();
-}
-
-void LinuxUser::exec_start() {
-  std::unique_lock lock(group_mutex_);
-  group_cv_.wait(lock, [&] { return !exclusive_; });
-  self().running = true;
-}
-
-void LinuxUser::begin_exclusive() {
-  if (t_exclusive_depth++) return;
-  GuestThread& me = self();
-  std::unique_lock lock(group_mutex_);
-  t_was_running = me.running;
-  me.running = false;  // another thread's section may be waiting for this one
-  group_cv_.notify_all();
-  group_cv_.wait(lock, [&] { return !exclusive_; });
-  exclusive_ = true;
-  // After the store to exclusive_: see on_budget.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  for (GuestThread* t : live_)
-    if (t->running) t->hart.request_exit();
-  group_cv_.wait(lock, [&] {
-    for (const GuestThread* t : live_)
-      if (t->running) return false;
-    return true;
-  });
-}
-
-void LinuxUser::end_exclusive() {
-  if (--t_exclusive_depth) return;
-  std::lock_guard lock(group_mutex_);
-  exclusive_ = false;
-  self().running = t_was_running;
-  group_cv_.notify_all();
-}
 
 void LinuxUser::invalidate_all(uint64_t start, uint64_t end) {
   Exclusive ex(*this);

@@ -239,9 +239,10 @@ UserResult LinuxUser::run() {
   limiter_.start({&t.hart});
   install_host_signals();
   t.started = true;
-  exec_start();
+  t.member.hart = &t.hart;
+  group_.join(t.member);
   t.engine->run(t.hart, *this);
-  exec_end();
+  group_.exec_end();
   end_thread(t);
   return finish(t);
 }
@@ -265,12 +266,12 @@ bool LinuxUser::on_trap(Hart& h) {
     // Not a call with a result: it replaces the whole register state.
     if (nr == nr::rt_sigreturn) return sigreturn(h);
     volatile int64_t ret = -EFAULT;
-    exec_end();  // other threads' exclusive sections go on while this one is in the kernel
+    group_.exec_end();  // other threads' exclusive sections go on while this one is in the kernel
     {
       GuestCopyScope copy;  // a file mapping beyond its end under a buffer brisk copies: EFAULT
       if (!sigsetjmp(copy.fault, 0)) ret = syscall(nr, a);
     }
-    exec_start();
+    group_.exec_start();
     if (thread_ends()) return false;
     h.x[10] = static_cast<uint64_t>(ret);
     // From the program's point of view ecall completed like any other instruction.
@@ -340,7 +341,7 @@ void LinuxUser::unwatch_code(uint64_t page) {
   // becomes writable, so no other thread's engine may keep code made from it.
   // Inside the section: a thread that translated from the page after the others dropped their
   // code, and before it became writable, would keep code nothing watches.
-  const bool outer = !t_exclusive_depth;
+  const bool outer = !group_.in_section();
   Exclusive ex(*this);
   if (outer) invalidate_all(page, page + GuestVm::kPage);
   std::lock_guard lock(vm_mutex_);

@@ -24,6 +24,7 @@
 
 #include "runtime/ctr_config.h"
 #include "runtime/engine.h"
+#include "runtime/exclusive.h"
 #include "runtime/guest_vm.h"
 #include "runtime/host_clock.h"
 #include "runtime/recorder.h"
@@ -263,9 +264,9 @@ class LinuxUser final : public TrapHandler, public HartEnv {
     uint64_t clear_child_tid = 0; // set_tid_address, CLONE_CHILD_CLEARTID: zeroed and woken at exit
     uint64_t robust_list = 0;     // set_robust_list's head
     bool exiting = false;         // exit: the thread ends after this syscall
-    // Under group_mutex_: in guest code (translated or interpreted), rather than parked at a block
-    // boundary or in a syscall. An exclusive section waits until no other thread is.
-    bool running = false;
+    // In the exclusive group from its first guest instruction to its end: its `running` is false
+    // while parked at a block boundary or in a syscall.
+    ExclusiveGroup::Member member;
     bool started = false;         // the parent finished clone: the thread may run
     // Signals other threads sent to this one (tgkill), under group_mutex_; the thread moves them
     // into sig at its next boundary.
@@ -284,10 +285,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   std::vector<std::unique_ptr<GuestThread>> ended_;  // exited threads whose host thread is to be joined
   std::vector<std::unique_ptr<GuestThread>> others_; // threads clone made that are still live
   uint64_t ended_instret_ = 0;                       // what exited threads retired
-  std::atomic<bool> exclusive_{false};  // an exclusive section is held or being entered
+  ExclusiveGroup group_{group_mutex_, group_cv_};  // its sections walk live_ unlocked
   std::atomic<bool> group_exit_{false}; // exit_group, a fatal signal, or a run limit: every thread ends
-  static inline thread_local int t_exclusive_depth = 0;
-  static inline thread_local bool t_was_running = false;
 
   // The host signal that interrupts a thread's blocking host syscall (kick): one brisk uses for
   // nothing else, below the ITIMER_REAL and POSIX-timer ones (runtime/linux_signals.cpp).
@@ -316,17 +315,10 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   bool thread_ends() { return self().exiting || group_exit_.load(std::memory_order_relaxed); }
   // Interrupts t's blocking host syscall, if it is in one.
   void kick(const GuestThread& t);
-  // The caller leaves guest code (a syscall) / comes back to it, waiting out an exclusive section.
-  void exec_end();
-  void exec_start();
-  // QEMU's start_exclusive/end_exclusive: every other thread is parked at a block boundary or in a
-  // syscall while it lasts, so that its code cache and vm_'s map can change under it. Nests.
-  void begin_exclusive();
-  void end_exclusive();
-  struct Exclusive {
-    explicit Exclusive(LinuxUser& u) : u(u) { u.begin_exclusive(); }
-    ~Exclusive() { u.end_exclusive(); }
-    LinuxUser& u;
+  // An exclusive section (runtime/exclusive.h): every other thread is parked at a block boundary or
+  // in a syscall while it lasts, so that its code cache and vm_'s map can change under it. Nests.
+  struct Exclusive : ExclusiveGroup::Section {
+    explicit Exclusive(LinuxUser& u) : ExclusiveGroup::Section(&u.group_) {}
   };
   // Drops what every thread's engine translated from [start, end) (inside an exclusive section).
   void invalidate_all(uint64_t start, uint64_t end);

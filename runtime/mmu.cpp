@@ -156,6 +156,8 @@ bool SystemMemory::access_one(Hart& h, uint64_t va, void* data, unsigned size, A
   uint64_t off;
   Device* dev = bus_.device_at(pa, off);
   uint64_t v = 0;
+  std::unique_lock<std::mutex> lock;
+  if (device_lock_ && dev) lock = std::unique_lock(*device_lock_);
   if (a == Access::Write) {
     std::memcpy(&v, data, size);
     if (dev && dev->write(off, size, v)) return true;
@@ -241,9 +243,14 @@ bool SystemMemory::fetch_address(Hart& h, uint64_t va, uint64_t& pa) {
 }
 
 void SystemMemory::watch_code(uint64_t page) {
-  if (!bus_.ram_ptr(page, Bus::kPage) || bus_.has_code(page)) return;
-  bus_.set_code(page, true);
-  // Cached write translations to the page would let stores bypass the check.
+  // Watched already: whoever counted it first cleared the write TLB entries in its section, which
+  // has ended, as this hart was parked for it.
+  if (!bus_.ram_ptr(page, Bus::kPage) || bus_.watch_code_if_watched(page)) return;
+  // Cached write translations to the page would let stores bypass the check. Other harts' are
+  // cleared while they are parked: a store of theirs through one is never under way meanwhile, and
+  // none watches the page before they are gone.
+  ExclusiveGroup::Section section(group_);
+  if (bus_.watch_code(page)) return;
   const uint64_t host = reinterpret_cast<uint64_t>(bus_.ram_ptr(page, Bus::kPage));
   for (Hart* h : harts_)
     for (Tlb& t : h->tlb)
@@ -252,7 +259,7 @@ void SystemMemory::watch_code(uint64_t page) {
 }
 
 void SystemMemory::unwatch_code(uint64_t page) {
-  if (bus_.ram_ptr(page, Bus::kPage)) bus_.set_code(page, false);
+  if (bus_.ram_ptr(page, Bus::kPage)) bus_.unwatch_code(page);
 }
 
 void SystemMemory::flush_tlb(Hart& h, uint64_t va) {

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <functional>
+#include <mutex>
 #include <vector>
 
 #include "runtime/bus.h"
+#include "runtime/exclusive.h"
 #include "runtime/hart.h"
 
 namespace brisk {
@@ -24,6 +26,12 @@ class SystemMemory final : public HartEnv {
   SystemMemory(Bus& bus, std::vector<Hart*> harts) : bus_(bus), harts_(std::move(harts)) {}
   void set_code_hooks(CodeHooks hooks) { hooks_ = std::move(hooks); }
   void set_timer_changed(std::function<void(Hart&)> f) { timer_changed_ = std::move(f); }
+  // Harts on host threads (runtime/virt_machine.h): device accesses take `device_lock`, and watching
+  // a page for code clears other harts' TLB entries in an exclusive section of `group`.
+  void set_threads(std::mutex* device_lock, ExclusiveGroup* group) {
+    device_lock_ = device_lock;
+    group_ = group;
+  }
 
   bool load(Hart& h, uint64_t va, void* out, unsigned size) override;
   bool store(Hart& h, uint64_t va, const void* in, unsigned size) override;
@@ -56,6 +64,8 @@ class SystemMemory final : public HartEnv {
   std::vector<Hart*> harts_;
   CodeHooks hooks_;
   std::function<void(Hart&)> timer_changed_;
+  std::mutex* device_lock_ = nullptr;
+  ExclusiveGroup* group_ = nullptr;
 };
 
 }  // namespace brisk

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -36,6 +37,7 @@ constexpr uint64_t kFdtAlign = 2u << 20;
 constexpr int64_t kSlice = 1 << 20;
 // Devices (timers, console input) are polled at most this often, in timebase ticks: 0.5 ms.
 constexpr uint64_t kPollTicks = HostClock::kTimebaseHz / 2000;
+constexpr uint64_t kTicksPerUs = HostClock::kTimebaseHz / 1'000'000;
 
 // OpenSBI's struct fw_dynamic_info (firmware/fw_dynamic.S): magic "OSBI", version 2.
 constexpr uint64_t kFwDynamicMagic = 0x4942534f;
@@ -64,8 +66,20 @@ class Rom final : public Device {
 
 }  // namespace
 
+const char* single_thread_reason(const SystemOptions& opt) {
+  if (opt.recorder) return "--record";
+  if (opt.ctr.dump) return "--ctr-dump";
+  if (opt.engine.name == "check") return "--engine=check";
+  return nullptr;
+}
+
 VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, opt.ram_size) {
   if (opt_.harts == 0 || opt_.harts > 64) throw Error("--smp must be between 1 and 64");
+  if (opt_.host_threads > 1 && opt_.host_threads != opt_.harts)
+    throw Error("--smp-threads must be 1 or the number of harts ({})", opt_.harts);
+  if (const char* why = single_thread_reason(opt_); why && opt_.host_threads > 1)
+    throw Error("{} runs the harts on one host thread: it needs --smp-threads=1", why);
+  threaded_ = opt_.harts > 1 && opt_.host_threads != 1 && !single_thread_reason(opt_);
   if (opt_.ram_size < (16u << 20)) throw Error("-m {} MiB is too little memory (at least 16 MiB)", opt_.ram_size >> 20);
   IsaConfig isa;
   isa.apply(opt_.cpu);
@@ -82,9 +96,11 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
     // mstateen0.CTR and never writes mctrctl, so recording stays on into Linux).
     ctr::configure(h, opt_.ctr, ctr::CTRCTL_U | ctr::CTRCTL_S, ctr::CTRCTL_U | ctr::CTRCTL_S);
     raw.push_back(&h);
+    per_.push_back(std::make_unique<HartThread>());
   }
   mem_ = std::make_unique<SystemMemory>(bus_, raw);
   for (auto& h : harts_) h->env = mem_.get();
+  if (threaded_) mem_->set_threads(&device_lock_, &group_);
 
   plic_ = std::make_unique<Plic>(opt_.harts, kPlicSources, *this);
   clint_ = std::make_unique<Clint>(opt_.harts, *this, clock_);
@@ -107,13 +123,18 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
 
   EngineOptions eo = opt_.engine;
   eo.deadlines = true;
-  engine_ = make_engine(eo);
+  eo.concurrent_harts = threaded_;
+  if (threaded_) {
+    for (auto& t : per_) t->engine = make_engine(eo);
+  } else {
+    engine_ = make_engine(eo);
+  }
   if (opt_.ctr.dump) {
     ctr_dump_ = std::make_unique<ctr::Dump>(opt_.ctr.dump_path);
     limiter_.on_sigusr1([this] { dump_ctr("on SIGUSR1"); });
   }
-  mem_->set_code_hooks({[this](Hart& h, uint64_t page) { engine_->invalidate(h, page, page + Bus::kPage); },
-                        [this](Hart& h, uint64_t va) { engine_->flush_lookup(h, va); }});
+  mem_->set_code_hooks({[this](Hart& h, uint64_t page) { invalidate_code(h, page); },
+                        [this](Hart& h, uint64_t va) { engine_for(h).flush_lookup(h, va); }});
   mem_->set_timer_changed([this](Hart& h) { update_stimer(h, clock_.now()); });
   if (opt_.dumpdtb.empty())
     load_images();
@@ -304,36 +325,71 @@ void VirtMachine::load_images() {
   }
 }
 
+void VirtMachine::invalidate_code(Hart& h, uint64_t page) {
+  if (!threaded_) {
+    engine_->invalidate(h, page, page + Bus::kPage);
+    return;
+  }
+  // Every hart's engine drops its blocks of the page while the others are parked, so that none
+  // runs one of them once the store that comes here is done (docs/architecture.md).
+  ExclusiveGroup::Section section(&group_);
+  for (size_t i = 0; i < harts_.size(); i++) per_[i]->engine->invalidate(*harts_[i], page, page + Bus::kPage);
+}
+
 void VirtMachine::stop(int code) {
-  if (stopped_) return;
-  stopped_ = true;
-  exit_code_ = code;
-  for (auto& h : harts_) h->request_exit();
+  bool was = false;
+  if (!stopped_.compare_exchange_strong(was, true)) return;
+  exit_code_ = code;  // read by run() once every hart has stopped
+  for (unsigned i = 0; i < harts_.size(); i++) {
+    harts_[i]->request_exit();
+    if (threaded_) wake(i);
+  }
+}
+
+void VirtMachine::wake(unsigned hart) {
+  HartThread& t = *per_[hart];
+  // Under the lock: a sleeper that has not yet seen the change is waiting by the time of notify.
+  { std::lock_guard lock(t.wake_mutex); }
+  t.wake.notify_one();
 }
 
 void VirtMachine::set_mip(unsigned hart, unsigned bit, bool level) {
   Hart& h = *harts_.at(hart);
+  // Devices on any hart's thread drive another's lines: atomic against each other, and the
+  // hart's on_budget sees the bit once its deadline is lowered (or wakes from WFI).
   if (level) {
-    h.csr.mip_hw |= 1ull << bit;
+    __atomic_fetch_or(&h.csr.mip_hw, 1ull << bit, __ATOMIC_SEQ_CST);
     h.request_exit();  // look at interrupts before the next block
+    if (threaded_) wake(hart);
   } else {
-    h.csr.mip_hw &= ~(1ull << bit);
+    __atomic_fetch_and(&h.csr.mip_hw, ~(1ull << bit), __ATOMIC_SEQ_CST);
   }
 }
 
 void VirtMachine::update_stimer(Hart& h, uint64_t now) {
   const bool on = (h.csr.menvcfg & csr::MENVCFG_STCE) && now >= h.csr.stimecmp;
-  if (on != bool(h.csr.mip_hw & csr::MIP_STIP)) set_mip(static_cast<unsigned>(h.hartid), csr::IRQ_S_TIMER, on);
+  if (on != bool(__atomic_load_n(&h.csr.mip_hw, __ATOMIC_RELAXED) & csr::MIP_STIP)) set_mip(static_cast<unsigned>(h.hartid), csr::IRQ_S_TIMER, on);
 }
 
-void VirtMachine::poll_devices(uint64_t now) {
-  last_poll_ = now;
-  clint_->poll(now);
-  uart_->poll(now);
-  for (auto& h : harts_) update_stimer(*h, now);
+void VirtMachine::poll_devices(Hart& h, uint64_t now, bool idle) {
+  {
+    auto lock = device_lock();
+    if (idle || now - last_poll_ >= kPollTicks) {
+      last_poll_ = now;
+      clint_->poll(now);
+      uart_->poll(now);
+      // Harts that take turns are all here; on host threads, each looks at its own stimecmp.
+      if (!threaded_)
+        for (auto& other : harts_) update_stimer(*other, now);
+    }
+    poll_htif();
+  }
+  if (threaded_) update_stimer(h, now);
 }
 
-bool VirtMachine::wake_condition(const Hart& h) const { return (h.csr.mip_effective() & h.csr.mie) != 0; }
+bool VirtMachine::wake_condition(const Hart& h) const {
+  return ((h.csr.mip | __atomic_load_n(&h.csr.mip_hw, __ATOMIC_RELAXED)) & h.csr.mie) != 0;
+}
 
 bool VirtMachine::poll_htif() {
   uint64_t v = 0;
@@ -356,22 +412,25 @@ bool VirtMachine::poll_htif() {
 }
 
 bool VirtMachine::on_budget(Hart& h) {
-  const uint64_t now = clock_.now();
-  if (now - last_poll_ >= kPollTicks) poll_devices(now);
-  poll_htif();
+  // From here on, what other threads ask for (an interrupt, an exclusive section, a stop) lowers
+  // the deadline, and what they asked for before is seen below (after park_if_pending's fence):
+  // nothing below raises it again.
+  h.deadline = UINT64_MAX;
+  if (threaded_) group_.park_if_pending();
+  poll_devices(h, clock_.now());
   if (stopped_) return false;
   if (h.waiting) {
-    if (!wake_condition(h)) return false;
+    if (threaded_ ? !sleep(h) : !wake_condition(h)) return false;
     h.waiting = false;
   }
   pmu::check_overflow(h);
   if (int irq = csr::pending_interrupt(h); irq >= 0) csr::take_trap(h, irq);
-  if (harts_.size() > 1 && h.instret - slice_start_ >= static_cast<uint64_t>(kSlice)) return false;
+  if (!threaded_ && harts_.size() > 1 && h.instret - slice_start_ >= static_cast<uint64_t>(kSlice)) return false;
   // Run to the end of the slice, or to the instruction where a counter could overflow (zero skid),
   // or where brisk record's next sample falls due.
-  h.deadline = std::min(h.instret + kSlice, pmu::next_overflow(h));
+  h.deadline = std::min({h.deadline, h.instret + kSlice, pmu::next_overflow(h)});
   if (opt_.recorder) opt_.recorder->on_budget(h);
-  if (limiter_.reached(h, retired())) {
+  if (limiter_.reached(h, retired(), threaded_ ? harts_.size() : 1)) {
     stop(limiter_.status());
     return false;
   }
@@ -381,31 +440,57 @@ bool VirtMachine::on_budget(Hart& h) {
 bool VirtMachine::on_trap(Hart& h) {
   // An exception that repeats at the same pc without a retired instruction in between means the
   // guest has no working handler for it: report it instead of spinning.
-  if (h.instret == trap_instret_) {
-    if (++trap_repeats_ >= 3) {
+  HartThread& t = *per_[h.hartid];
+  if (h.instret == t.trap_instret) {
+    if (++t.trap_repeats >= 3) {
       diag_print("brisk: hart {} is stuck taking {} at pc {:#x} (tval {:#x}); no working trap handler\n", h.hartid,
                  cause::name(h.trap.cause), h.pc, h.trap.tval);
       stop(1);
       return false;
     }
   } else {
-    trap_instret_ = h.instret;
-    trap_repeats_ = 0;
+    t.trap_instret = h.instret;
+    t.trap_repeats = 0;
   }
   csr::take_trap(h);
   return true;
 }
 
-void VirtMachine::idle() {
-  // Every hart waits for an interrupt: sleep until the next timer deadline or a bit of console input.
+uint64_t VirtMachine::idle_ticks(const std::vector<Hart*>& harts) {
+  // Until the next timer deadline, or a bit of console input.
   const uint64_t now = clock_.now();
-  uint64_t next = clint_->poll(now);
-  for (auto& h : harts_)
-    if (h->csr.menvcfg & csr::MENVCFG_STCE) next = std::min(next, h->csr.stimecmp);
-  const uint64_t ticks = std::clamp<uint64_t>(next > now ? next - now : 0, 0, kPollTicks * 2);
-  if (ticks) usleep(static_cast<useconds_t>(ticks / (HostClock::kTimebaseHz / 1'000'000)));
-  poll_devices(clock_.now());
-  poll_htif();
+  uint64_t next;
+  {
+    auto lock = device_lock();
+    next = clint_->poll(now);
+  }
+  for (const Hart* h : harts)
+    if ((h->csr.menvcfg & csr::MENVCFG_STCE) && h->csr.stimecmp > now) next = std::min(next, h->csr.stimecmp);
+  return std::clamp<uint64_t>(next > now ? next - now : 0, kTicksPerUs, kPollTicks * 2);
+}
+
+void VirtMachine::idle() {
+  // Every hart waits for an interrupt.
+  std::vector<Hart*> harts;
+  for (auto& h : harts_) harts.push_back(h.get());
+  usleep(static_cast<useconds_t>(idle_ticks(harts) / kTicksPerUs));
+  poll_devices(*harts_[0], clock_.now(), true);
+}
+
+bool VirtMachine::sleep(Hart& h) {
+  HartThread& t = *per_[h.hartid];
+  group_.exec_end();  // outside guest code: exclusive sections go on without this hart
+  while (!stopped_ && !wake_condition(h)) {
+    const std::chrono::microseconds timeout(idle_ticks({&h}) / kTicksPerUs);  // takes the device lock
+    {
+      std::unique_lock lock(t.wake_mutex);  // after the device lock, as set_mip takes them
+      t.wake.wait_for(lock, timeout, [&] { return stopped_ || wake_condition(h); });
+    }
+    poll_devices(h, clock_.now(), true);
+    if (limiter_.reached(h, retired(), harts_.size())) stop(limiter_.status());
+  }
+  group_.exec_start();
+  return !stopped_;
 }
 
 uint64_t VirtMachine::retired() const {
@@ -429,7 +514,19 @@ SystemResult VirtMachine::run() {
   for (auto& h : harts_) harts.push_back(h.get());
   if (opt_.recorder) opt_.recorder->start(harts);
   limiter_.start(harts);
-  while (!stopped_) {
+  if (threaded_) {
+    try {
+      for (auto& h : harts_) per_[h->hartid]->host = std::thread([this, &h] { run_hart(*h); });
+    } catch (const std::system_error& e) {
+      stop(1);  // the harts that started stop at once
+      for (auto& t : per_)
+        if (t->host.joinable()) t->host.join();
+      throw Error("cannot start a host thread for every hart: {}", e.what());
+    }
+    for (auto& t : per_) t->host.join();
+    if (hart_error_) std::rethrow_exception(hart_error_);
+  }
+  while (!threaded_ && !stopped_) {
     bool ran = false;
     for (auto& hp : harts_) {
       Hart& h = *hp;
@@ -456,8 +553,31 @@ SystemResult VirtMachine::run() {
   SystemResult r;
   r.exit_code = exit_code_;
   r.instret = retired();
-  r.engine = engine_->summary();
+  if (threaded_) {
+    for (auto& h : harts_)
+      if (std::string s = per_[h->hartid]->engine->summary(); !s.empty())
+        r.engine += fmt::format("{}hart {}: {}", r.engine.empty() ? "" : "; ", h->hartid, s);
+  } else {
+    r.engine = engine_->summary();
+  }
   return r;
+}
+
+void VirtMachine::run_hart(Hart& h) {
+  HartThread& t = *per_[h.hartid];
+  t.member.hart = &h;
+  group_.join(t.member);
+  try {
+    h.request_exit();  // on_budget runs first: it delivers what is pending and sets the deadline
+    t.engine->run(h, *this);
+  } catch (...) {
+    {
+      auto lock = device_lock();
+      if (!hart_error_) hart_error_ = std::current_exception();
+    }
+    stop(1);
+  }
+  group_.leave();
 }
 
 }  // namespace brisk

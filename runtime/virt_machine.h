@@ -1,12 +1,18 @@
 // System mode: a machine with QEMU virt's memory map, so OpenSBI's generic platform and Linux boot on
-// it unchanged. Harts run round-robin on one host thread.
+// it unchanged. With -smp N each hart runs on a host thread of its own (docs/architecture.md, "Harts
+// on host threads in system mode"); with --smp-threads=1 they take turns on one.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "devices/clint.h"
@@ -18,6 +24,7 @@
 #include "runtime/bus.h"
 #include "runtime/ctr_config.h"
 #include "runtime/engine.h"
+#include "runtime/exclusive.h"
 #include "runtime/host_clock.h"
 #include "runtime/mmu.h"
 #include "runtime/run_limits.h"
@@ -32,6 +39,9 @@ struct SystemOptions {
   std::string dumpdtb;  // write the device tree here and exit
   uint64_t ram_size = 512ull << 20;
   unsigned harts = 1;
+  // Host threads that run the harts: 1 (round-robin, deterministic), or 0 for one per hart unless an
+  // option needs one thread (single_thread_reason). Any other value must be `harts`.
+  unsigned host_threads = 0;
   std::string cpu = "rv64";
   EngineOptions engine;
   RunLimits limits;     // --timeout, --max-insns
@@ -71,7 +81,12 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   // Loads the firmware or kernel ELF by physical address; a kernel's tohost symbol is HTIF's.
   LoadedImage load_elf(const std::string& path, bool kernel, uint64_t dyn_base);
   void load_flat(const std::string& path, uint64_t pa);
-  void poll_devices(uint64_t now);
+  // Polls the devices (at most every kPollTicks, unless `idle`: harts wait for them) and HTIF, and
+  // re-evaluates stimecmp, from h's thread.
+  void poll_devices(Hart& h, uint64_t now, bool idle = false);
+  // How long harts waiting for an interrupt may sleep: until the next timer deadline, at most a
+  // few polls' time (console input).
+  uint64_t idle_ticks(const std::vector<Hart*>& harts);
   void update_stimer(Hart& h, uint64_t now);
   bool wake_condition(const Hart& h) const;
   void stop(int code);
@@ -82,7 +97,30 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   // --record: the COMM and kernel MMAP2 records, and who each sample belongs to.
   void start_recording();
 
+  // One per hart. With harts on host threads, each has its own engine (code cache) and thread.
+  struct HartThread {
+    std::unique_ptr<Engine> engine;
+    ExclusiveGroup::Member member;
+    std::mutex wake_mutex;  // a hart asleep in WFI waits on `wake` under it
+    std::condition_variable wake;
+    std::thread host;
+    uint64_t trap_instret = ~0ull;  // on_trap's stuck-handler detection
+    unsigned trap_repeats = 0;
+  };
+  void run_hart(Hart& h);
+  // WFI with harts on host threads: sleeps until an interrupt is pending for h or the machine stops;
+  // false when it stopped.
+  bool sleep(Hart& h);
+  void wake(unsigned hart);
+  void invalidate_code(Hart& h, uint64_t page);
+  Engine& engine_for(const Hart& h) { return threaded_ ? *per_[h.hartid]->engine : *engine_; }
+  // The device lock (QEMU's BQL) when harts run on host threads; none when they take turns.
+  std::unique_lock<std::mutex> device_lock() {
+    return threaded_ ? std::unique_lock(device_lock_) : std::unique_lock<std::mutex>();
+  }
+
   SystemOptions opt_;
+  bool threaded_ = false;
   HostClock clock_;
   Bus bus_;
   std::vector<std::unique_ptr<Hart>> harts_;
@@ -93,18 +131,26 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   std::unique_ptr<Plic> plic_;
   std::unique_ptr<SifiveTest> test_;
   std::unique_ptr<Device> mrom_;  // fw_dynamic_info for OpenSBI, where QEMU keeps it
-  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<Engine> engine_;  // the harts' when they take turns
+  std::vector<std::unique_ptr<HartThread>> per_;
+  std::mutex device_lock_;
+  std::mutex group_mutex_;
+  std::condition_variable group_cv_;
+  ExclusiveGroup group_{group_mutex_, group_cv_};
+  std::exception_ptr hart_error_;  // the first a hart thread threw, rethrown by run()
   std::unique_ptr<ctr::Dump> ctr_dump_;  // --ctr-dump
   std::set<uint32_t> address_spaces_;    // --record: the pids COMM records named
   std::vector<uint8_t> fdt_;
   uint64_t fdt_addr_ = 0;
   std::optional<uint64_t> tohost_;  // HTIF, when a bare-metal ELF defines tohost
-  bool stopped_ = false;
+  std::atomic<bool> stopped_{false};
   int exit_code_ = 0;
-  uint64_t last_poll_ = 0;
+  uint64_t last_poll_ = 0;  // under the device lock
   uint64_t slice_start_ = 0;
-  uint64_t trap_instret_ = ~0ull;
-  unsigned trap_repeats_ = 0;
 };
+
+// Why the harts must run on one host thread, or nullptr: what --record, --ctr-dump and the lockstep
+// checker observe must not change under them.
+const char* single_thread_reason(const SystemOptions& opt);
 
 }  // namespace brisk

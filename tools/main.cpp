@@ -403,6 +403,9 @@ int main(int argc, char** argv) {
   system->add_option("--append", sys.append, "Kernel command line");
   system->add_option("-m,--memory", mem, "RAM size: MiB, or with a K/M/G suffix")->capture_default_str();
   system->add_option("--smp", sys.harts, "Number of harts")->capture_default_str();
+  system->add_option("--smp-threads", sys.host_threads,
+                     "Host threads for the harts: one each (the default, as QEMU's MTTCG), or 1 to run them in "
+                     "turns on one thread, reproducibly. --record, --ctr-dump and --engine=check imply 1");
   system->add_option("--cpu", sys.cpu, kCpuHelp)
       ->capture_default_str();
   system->add_option("--dumpdtb", sys.dumpdtb, "Write the device tree to FILE and exit");

@@ -42,6 +42,10 @@ expect_error "system: unknown extension" "unknown extension 'foo'" system --cpu 
 expect_error "system: missing firmware" "cannot open the firmware .*nonexistent" \
     system --bios "$WORK/nonexistent" --kernel "$WORK/text"
 expect_error "system: bad -m" "is not a size" system -m lots --bios none --kernel "$WORK/text"
+expect_error "system: --smp-threads neither 1 nor the harts" "--smp-threads must be 1 or the number of harts \\(2\\)" \
+    system --smp 2 --smp-threads=3 --bios none --kernel "$WORK/text"
+expect_error "system: hart threads for the lockstep checker" "--engine=check runs the harts on one host thread: it needs --smp-threads=1" \
+    system --smp 2 --smp-threads=2 --engine=check --bios none --kernel "$WORK/text"
 
 # Files that are not regular files, given as each thing brisk loads: refused in one line, never a
 # block in open() or read() on a FIFO, never an endless read of a device.

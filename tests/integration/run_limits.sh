@@ -65,3 +65,24 @@ for n in 1 2 9 1000 123461; do
             || fail "$mode: --max-insns $n: --stats says $(cat "$WORK/err")"
     done
 done
+
+# Two harts on host threads (-smp 2; both run the same guest): the limits stop both, whether they
+# spin or sleep in WFI. --max-insns is shared out between harts that run at once, so the count may
+# pass it by part of a share; with the harts in turns (--smp-threads=1) it is exact.
+expect_stop "system -smp 2: --timeout stops two spinning harts" 124 \
+    '^brisk: stopped: --timeout 1 s reached at pc 0x80000000, [0-9]+ instructions$' \
+    "${system[@]}" --smp 2 --timeout 1 --kernel "$WORK/bare-spin"
+expect_stop "system -smp 2: --timeout stops two harts waiting in wfi" 124 \
+    '^brisk: stopped: --timeout 1 s reached at pc 0x8000000[04], [0-9]+ instructions$' \
+    "${system[@]}" --smp 2 --timeout 1 --kernel "$WORK/bare-wfi"
+expect_stop "system -smp 2: --max-insns 1000000" 125 \
+    '^brisk: stopped: --max-insns 1000000 reached at pc 0x800000[0-9a-f]{2}, [0-9]+ instructions$' \
+    "${system[@]}" --smp 2 --max-insns 1000000 --stats --kernel "$WORK/bare-count"
+insns=$(sed -n 's/^brisk: \([0-9]*\) instructions in .*/\1/p' "$WORK/err")
+((insns >= 1000000 && insns < 2000000)) || fail "system -smp 2: --max-insns 1000000: --stats says $(cat "$WORK/err")"
+pass "system -smp 2: --max-insns 1000000 retired $insns"
+expect_stop "system -smp 2 --smp-threads=1: --max-insns 123461" 125 \
+    '^brisk: stopped: --max-insns 123461 reached at pc 0x800000[0-9a-f]{2}, 123461 instructions$' \
+    "${system[@]}" --smp 2 --smp-threads=1 --max-insns 123461 --stats --kernel "$WORK/bare-count"
+grep -q "^brisk: 123461 instructions in " "$WORK/err" \
+    || fail "system -smp 2 --smp-threads=1: --max-insns 123461: --stats says $(cat "$WORK/err")"
