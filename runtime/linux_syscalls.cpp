@@ -170,7 +170,8 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       return 0;
     case nr::getpid: return getpid();
     case nr::gettid: return self().tid;
-    case nr::clone: return clone_process(a[0] & ~uint64_t(CSIGNAL), a[0] & CSIGNAL, a[1], a[2], a[3], a[4]);
+    // clone takes the low 32 bits of its flags (kernel/fork.c): the others are clone3's.
+    case nr::clone: return clone_process(a[0] & 0xffffffffu & ~uint64_t(CSIGNAL), a[0] & CSIGNAL, a[1], a[2], a[3], a[4]);
     case nr::clone3: return clone3(a[0], a[1]);
     case nr::execve: return execve(AT_FDCWD, a[0], a[1], a[2], 0);
     case nr::execveat: return execve(i(0), a[1], a[2], a[3], i(4));
