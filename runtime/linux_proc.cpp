@@ -63,6 +63,13 @@ int64_t memfd_with(const std::string& content, int flags) {
 
 LinuxUser::ProcEntry LinuxUser::proc_entry(const std::string& canonical) const {
   std::string_view s = canonical;
+  // The system's CPUs are the guest's: glibc's sysconf(_SC_NPROCESSORS_ONLN) reads online, and
+  // _SC_NPROCESSORS_CONF possible (sysdeps/unix/sysv/linux/getsysstats.c).
+  if (s == "/sys/devices/system/cpu/online" || s == "/sys/devices/system/cpu/possible" ||
+      s == "/sys/devices/system/cpu/present")
+    return ProcEntry::CpuList;
+  if (s == "/sys/devices/system/cpu/offline") return ProcEntry::NoCpus;
+  if (s == "/proc/cpuinfo") return ProcEntry::CpuInfo;
   if (!s.starts_with("/proc/")) return ProcEntry::None;
   s.remove_prefix(6);
   long id;
@@ -125,6 +132,9 @@ int64_t LinuxUser::proc_open(int fd, int flags) {
     case ProcEntry::Status: return memfd_with(proc_status(), flags);
     case ProcEntry::Statm: return memfd_with(proc_statm(), flags);
     case ProcEntry::Comm: return memfd_with(comm() + "\n", flags);
+    case ProcEntry::CpuList: return memfd_with(cpu_list() + "\n", flags);
+    case ProcEntry::NoCpus: return memfd_with("\n", flags);
+    case ProcEntry::CpuInfo: return memfd_with(proc_cpuinfo(), flags);
     default: return -EACCES;
   }
 }
@@ -156,6 +166,20 @@ int64_t LinuxUser::proc_readlink(int dirfd, const std::string& path, char* buf, 
 std::string LinuxUser::guest_name(const std::string& host) const {
   if (opt_.sysroot.empty() || !host.starts_with(opt_.sysroot + "/")) return host;
   return host.substr(opt_.sysroot.size());
+}
+
+std::string LinuxUser::cpu_list() const { return cpus_ == 1 ? "0" : fmt::format("0-{}", cpus_ - 1); }
+
+std::string LinuxUser::proc_cpuinfo() const {
+  // brisk's harts have no vendor, architecture or implementation ids (mvendorid, marchid and mimpid
+  // read 0), and user mode's address space is Sv39's.
+  const std::string isa = main_->hart.csr.isa.isa_string();
+  std::string out;
+  for (unsigned c = 0; c < cpus_; c++)
+    out += fmt::format("processor\t: {0}\nhart\t\t: {0}\nisa\t\t: {1}\nmmu\t\t: sv39\nmvendorid\t: 0x0\n"
+                       "marchid\t\t: 0x0\nmimpid\t\t: 0x0\nhart isa\t: {1}\n\n",
+                       c, isa);
+  return out;
 }
 
 std::string LinuxUser::comm() const {

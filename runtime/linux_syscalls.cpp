@@ -227,11 +227,17 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       return 0;
     }
     case nr::sched_getaffinity: {
-      // Guest threads run on host threads: the host's CPUs are the guest's (tids are the host's too).
-      if (a[1] < 8 || (a[1] & 7)) return -EINVAL;
-      void* m = ptr(a[2], a[1], W);
+      // As kernel/sched/core.c: a mask of at least the guest's nr_cpu_ids bits, in longs; the bytes
+      // of cpumask_size() written. Every thread may run on each of the guest's CPUs (--cpus).
+      if (a[1] * 8 < cpus_ || (a[1] & 7)) return -EINVAL;
+      cpu_set_t host_mask;  // tids are the host's: the host says whether there is such a task
+      if (::sched_getaffinity(i(0), sizeof host_mask, &host_mask) != 0) return -errno;
+      const uint64_t bytes = std::min<uint64_t>(a[1], (cpus_ + 63) / 64 * 8);
+      auto* m = static_cast<uint8_t*>(ptr(a[2], bytes, W));
       if (!m) return -EFAULT;
-      return host(::syscall(SYS_sched_getaffinity, i(0), a[1], m));
+      std::memset(m, 0, bytes);
+      for (unsigned c = 0; c < cpus_; c++) m[c / 8] |= uint8_t(1u << (c % 8));
+      return static_cast<int64_t>(bytes);
     }
     case nr::sched_yield: return host(::sched_yield());
     case nr::getcpu: {
@@ -679,14 +685,17 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     // --- RISC-V specific ---
     case nr::riscv_flush_icache: return 0;  // decoded code is checked against memory on every use
     case nr::riscv_hwprobe: {
-      // As arch/riscv/kernel/sys_hwprobe.c: flags are reserved; a cpu set must name CPU 0, brisk's
-      // one hart; the pairs are answered one at a time, up to the first that cannot be accessed.
+      // As arch/riscv/kernel/sys_hwprobe.c: flags are reserved; a cpu set must name one of the
+      // guest's CPUs, which are all alike; the pairs are answered one at a time, up to the first
+      // that cannot be accessed.
       if (a[4] != 0) return -EINVAL;
       if (a[2] || a[3]) {
-        const uint64_t bytes = std::min<uint64_t>(a[2], 8);
+        const uint64_t bytes = std::min<uint64_t>(a[2], (cpus_ + 7) / 8);
         const auto* cpus = static_cast<const uint8_t*>(ptr(a[3], bytes, R));
         if (!cpus) return -EFAULT;
-        if (!bytes || !(cpus[0] & 1)) return -EINVAL;
+        bool any = false;
+        for (unsigned c = 0; c < cpus_ && c / 8 < bytes; c++) any |= (cpus[c / 8] >> (c % 8)) & 1;
+        if (!any) return -EINVAL;
       }
       for (uint64_t k = 0; k < a[1]; k++) {
         auto* pair = static_cast<int64_t*>(array(a[0] + 16 * k, 2, 8, R | W));

@@ -37,6 +37,9 @@ struct UserOptions {
   std::vector<std::string> envp;
   std::string sysroot;              // where PT_INTERP and absolute library paths are looked up first
   std::string cpu = "rv64";         // QEMU-style rv64,EXT=on|off,... (csr/extensions.h)
+  // --cpus: the guest sees CPUs 0..cpus-1 (0: as many as brisk may run on). Guest threads still run
+  // wherever the host puts them.
+  unsigned cpus = 0;
   EngineOptions engine;
   RunLimits limits;                 // --timeout, --max-insns
   ctr::Options ctr;                 // --ctr, --ctr-depth, --ctr-dump
@@ -94,6 +97,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   static_assert(sizeof(SigInfo) == 128);
   // POSIX timers a process may have at once; timer_create answers EAGAIN beyond.
   static constexpr int kMaxTimers = 256;
+  // The most CPUs --cpus may give the guest: glibc's CPU_SETSIZE.
+  static constexpr unsigned kMaxCpus = 1024;
 
  private:
   void build_stack(const struct LoadedElf& exe, uint64_t interp_base);
@@ -179,7 +184,10 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   void signalfds_after_fork();
 
   // --- brisk's own /proc/<pid> entries, as Linux would show them to the guest (runtime/linux_proc.cpp) ---
-  enum class ProcEntry { None, Mem, Maps, Cmdline, Environ, Auxv, Stat, Status, Statm, Comm, Exe, Denied, Hidden };
+  // CpuList, NoCpus, CpuInfo: the system's CPUs, which are the guest's (--cpus).
+  enum class ProcEntry {
+    None, Mem, Maps, Cmdline, Environ, Auxv, Stat, Status, Statm, Comm, Exe, Denied, Hidden, CpuList, NoCpus, CpuInfo
+  };
   // What the host's canonical name of an open file (fd_path) is to the guest.
   ProcEntry proc_entry(const std::string& canonical) const;
   // fd was just opened by the host for the guest with `flags`: returns it, or, when it is one of
@@ -213,8 +221,13 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int64_t mem_file_rw(int fd, uint64_t buf, uint64_t len, std::optional<uint64_t> pos, bool write);
   // Whether sig is a signal number a riscv64 Linux process can name (1..64).
   static bool valid_signal(int64_t sig) { return sig >= 1 && sig <= kSignals; }
+  // The guest's CPUs as /proc/cpuinfo lists them (arch/riscv/kernel/cpu.c: show_cpuinfo).
+  std::string proc_cpuinfo() const;
+  // "0-N" as /sys/devices/system/cpu/{online,possible,present} say it.
+  std::string cpu_list() const;
 
   UserOptions opt_;
+  unsigned cpus_ = 1;  // how many CPUs the guest sees (UserOptions::cpus)
   std::string exe_path_;  // absolute path of the program, for /proc/self/exe
   std::string host_exe_;  // brisk's own binary, which the guest must see as the program
   uint64_t host_exe_dev_ = 0, host_exe_ino_ = 0;
