@@ -273,7 +273,8 @@ int64_t LinuxUser::signalfd_read(SignalFd& s, int fd, const std::vector<iovec>& 
     const int64_t r = wait_signals(std::nullopt, [](const sigset_t* host_mask) {
       return host(::syscall(SYS_ppoll, nullptr, 0, nullptr, host_mask, kHostSigsetSize));
     });
-    if (r == -EINTR && !(self().sig.pending & s.mask) && next_signal()) return -EINTR;
+    // exit_group's kick, too: the thread ends.
+    if (r == -EINTR && (thread_ends() || (!(self().sig.pending & s.mask) && next_signal()))) return -EINTR;
   }
 }
 

@@ -84,16 +84,17 @@ struct HostSender {
   uint32_t uid;
 };
 HostSender g_sender[LinuxUser::kSignals + 1];
-// Each POSIX timer's host expirations not yet taken, and whether there are any.
+// Each POSIX timer's host expirations not yet taken, and whether any came to this host thread: each
+// host timer signals the thread that takes its expirations (PosixTimer::tid).
 std::atomic<uint32_t> g_timer_expirations[LinuxUser::kMaxTimers];
-std::atomic<bool> g_timers_expired{false};
+thread_local std::atomic<bool> t_timers_expired{false};
 
 void on_host_signal(int sig, siginfo_t* si, void*) {
   if (sig == timer_signal() && si->si_code == kSiTimer) {
     const auto id = static_cast<unsigned>(si->si_value.sival_int);
     const auto count = 1 + static_cast<uint32_t>(std::max(si->si_overrun, 0));
     if (id < LinuxUser::kMaxTimers) g_timer_expirations[id].fetch_add(count, std::memory_order_relaxed);
-    g_timers_expired.store(true, std::memory_order_release);
+    t_timers_expired.store(true, std::memory_order_release);
     RunLimiter::interrupt_all();
     return;
   }
@@ -215,9 +216,10 @@ void LinuxUser::take_host_signals() {
     info.word0 = static_cast<uint32_t>(g_sender[sig].pid) | uint64_t(g_sender[sig].uid) << 32;
     signal_process(info);
   }
-  if (g_timers_expired.exchange(false, std::memory_order_acquire))
+  if (t_timers_expired.exchange(false, std::memory_order_acquire))
     for (int id = 0; id < kMaxTimers; id++)
-      if (const uint32_t n = g_timer_expirations[id].exchange(0, std::memory_order_relaxed)) timer_expired(id, n);
+      if (timers_.slot[id].tid == self().tid)
+        if (const uint32_t n = g_timer_expirations[id].exchange(0, std::memory_order_relaxed)) timer_expired(id, n);
   GuestThread& me = self();
   if (!me.incoming.load(std::memory_order_acquire)) return;
   std::lock_guard lock(group_mutex_);
@@ -240,7 +242,8 @@ void LinuxUser::timer_expired(int id, uint32_t count) {
   info.code = kSiTimer;
   info.word0 = static_cast<uint32_t>(id) | uint64_t(static_cast<uint32_t>(t.overrun)) << 32;  // si_tid, si_overrun
   info.word1 = t.value;                                                                       // si_value
-  raise_signal(info);
+  if (t.to_thread) raise_signal(info);  // this is its thread
+  else signal_process(info);
 }
 
 void LinuxUser::send_to(GuestThread& t, const SigInfo& info, std::unique_lock<std::mutex>& lock) {
@@ -526,7 +529,8 @@ int64_t LinuxUser::sys_rt_sigtimedwait(const std::array<uint64_t, 6>& a) {
       return host(::syscall(SYS_ppoll, nullptr, 0, a[2] ? &left : nullptr, host_mask, kHostSigsetSize));
     });
     self().sig.mask = mask;
-    if (r == -EINTR && !(self().sig.pending & set) && next_signal()) return -EINTR;
+    // exit_group's kick, too: the thread ends.
+    if (r == -EINTR && (thread_ends() || (!(self().sig.pending & set) && next_signal()))) return -EINTR;
   }
 }
 
@@ -665,10 +669,10 @@ int64_t LinuxUser::sys_timer(uint64_t n, const std::array<uint64_t, 6>& a) {
       if (!g) return -EFAULT;
       ev = *g;
     }
-    // kernel/time/posix-timers.c good_sigevent: one thread today, so only brisk's own is a thread id.
+    // kernel/time/posix-timers.c good_sigevent: a thread id must name one of this process's threads.
     switch (ev.notify) {
       case SIGEV_SIGNAL | SIGEV_THREAD_ID:
-        if (ev.tid != getpid()) return -EINVAL;
+        if (!signal_tid(ev.tid, SigInfo{})) return -EINVAL;
         [[fallthrough]];
       case SIGEV_SIGNAL:
       case SIGEV_THREAD:
@@ -682,12 +686,15 @@ int64_t LinuxUser::sys_timer(uint64_t n, const std::array<uint64_t, 6>& a) {
     for (int k = 0; k < kMaxTimers && guest_id < 0; k++)
       if (!timers_.slot[(timers_.next + k) % kMaxTimers].used) guest_id = (timers_.next + k) % kMaxTimers;
     if (guest_id < 0) return -EAGAIN;
-    // Directed at this thread, the one that runs the hart, as ITIMER_REAL's.
+    // Directed at the host thread of the guest's SIGEV_THREAD_ID thread (guest tids are host tids),
+    // or else of this one, as ITIMER_REAL's: that thread takes the expirations (take_host_signals).
+    const bool to_thread = ev.notify == (SIGEV_SIGNAL | SIGEV_THREAD_ID);
+    const int tid = to_thread ? ev.tid : self().tid;
     sigevent host_ev{};
     host_ev.sigev_notify = ev.notify == SIGEV_NONE ? SIGEV_NONE : SIGEV_THREAD_ID;
     host_ev.sigev_signo = timer_signal();
     host_ev.sigev_value.sival_int = guest_id;
-    host_ev._sigev_un._tid = static_cast<pid_t>(::syscall(SYS_gettid));
+    host_ev._sigev_un._tid = tid;
     int host_id;
     if (::syscall(SYS_timer_create, static_cast<clockid_t>(a[0]), &host_ev, &host_id) != 0) return -errno;
     if (!put_guest(a[2], guest_id)) {
@@ -697,7 +704,7 @@ int64_t LinuxUser::sys_timer(uint64_t n, const std::array<uint64_t, 6>& a) {
     g_timer_expirations[guest_id] = 0;
     timers_.next = (guest_id + 1) % kMaxTimers;
     const int notify = ev.notify == SIGEV_NONE ? SIGEV_NONE : SIGEV_SIGNAL;
-    timers_.slot[guest_id] = {true, host_id, notify, ev.signo, a[1] ? ev.value : uint64_t(guest_id), 0};
+    timers_.slot[guest_id] = {true, host_id, notify, ev.signo, a[1] ? ev.value : uint64_t(guest_id), 0, tid, to_thread};
     return 0;
   }
   PosixTimer* t = id >= 0 && id < kMaxTimers && timers_.slot[id].used ? &timers_.slot[id] : nullptr;

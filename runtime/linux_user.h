@@ -380,6 +380,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
     int notify = 0, signo = 0;
     uint64_t value = 0;       // sigev_value
     int overrun = 0;          // of the signal raised last
+    int tid = 0;              // the thread whose host thread the host timer signals, which takes its expirations
+    bool to_thread = false;   // SIGEV_THREAD_ID: the signal is that thread's, else the process's
   };
   // Timer id's expirations since the last: its signal, or overruns while it is still pending.
   void timer_expired(int id, uint32_t count);
