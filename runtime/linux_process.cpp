@@ -157,6 +157,7 @@ int64_t LinuxUser::clone_process(uint64_t flags, uint64_t exit_signal, uint64_t 
   itimer_made_ = false;  // POSIX timers are not inherited: the child makes its own ITIMER_REAL
   timers_ = {};
   self().sig.pending = 0;  // as Linux's: none of the parent's pending signals
+  self().sig.queued.clear();
   if (flags & kCloneClearSighand)
     for (SigAction& act : sigactions_)  // as kernel/signal.c flush_signal_handlers: ignored ones stay ignored
       act = {act.handler == reinterpret_cast<uint64_t>(SIG_IGN) ? act.handler : 0, 0, 0};

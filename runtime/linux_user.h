@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -97,6 +98,9 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   static_assert(sizeof(SigInfo) == 128);
   // POSIX timers a process may have at once; timer_create answers EAGAIN beyond.
   static constexpr int kMaxTimers = 256;
+  // Real-time signals queued per thread, beyond which more are dropped (Linux's bound is
+  // RLIMIT_SIGPENDING per user, a few tens of thousands by default).
+  static constexpr size_t kMaxQueuedSignals = 32768;
   // The most CPUs --cpus may give the guest: glibc's CPU_SETSIZE.
   static constexpr unsigned kMaxCpus = 1024;
 
@@ -259,7 +263,10 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   struct ThreadSignals {
     uint64_t mask = 0;     // blocked
     uint64_t pending = 0;  // raised and not yet delivered
-    std::array<SigInfo, kSignals + 1> info{};  // of each pending signal
+    std::array<SigInfo, kSignals + 1> info{};  // of each pending signal: the oldest of a real-time one
+    // Real-time signals raised while one of their number was pending, oldest first: each is
+    // delivered in turn, as Linux queues them.
+    std::deque<SigInfo> queued;
     AltStack altstack;
     // rt_sigsuspend's mask is in force: this one is what the handler's frame saves and sigreturn restores.
     std::optional<uint64_t> saved_mask;
@@ -280,10 +287,10 @@ class LinuxUser final : public TrapHandler, public HartEnv {
     // boundary or in a syscall. An exclusive section waits until no other thread is.
     bool running = false;
     bool started = false;         // the parent finished clone: the thread may run
-    // Signals other threads sent to this one (tgkill), under group_mutex_; the thread moves them
-    // into sig at its next boundary.
+    // Signals other threads sent to this one (tgkill), under group_mutex_ in the order sent; the
+    // thread moves them into sig at its next boundary. incoming has their bits.
     std::atomic<uint64_t> incoming{0};
-    std::array<SigInfo, kSignals + 1> incoming_info{};
+    std::vector<SigInfo> incoming_info;
     std::thread host;
   };
   std::unique_ptr<GuestThread> main_;
@@ -394,6 +401,9 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   bool sigreturn(Hart& h);
   // Marks sig pending for the calling guest thread, with `info`.
   void raise_signal(const SigInfo& info);
+  // Takes the oldest pending sig off the calling thread's pending set: its siginfo. A real-time
+  // signal queued behind it becomes pending.
+  SigInfo take_signal(int sig);
   // A synchronous fault the guest may handle: delivers it now, or false when it kills the guest.
   bool deliver_fault(Hart& h, int sig, int code, uint64_t addr);
   // Delivers a deliverable signal: a handler's frame, or its default action. False: the run ends.
@@ -404,8 +414,9 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int next_signal();
   // Moves what brisk's host handler recorded, and what other threads sent, into the pending set.
   void take_host_signals();
-  // Builds sig's frame and enters its handler; false when the frame does not fit in guest memory.
-  bool setup_frame(Hart& h, int sig);
+  // Builds the frame of the signal info describes and enters its handler; false when the frame
+  // does not fit in guest memory.
+  bool setup_frame(Hart& h, const SigInfo& info);
   bool on_altstack(uint64_t sp) const;
   // The host signals brisk turns into guest signals while run() runs.
   std::vector<int> caught_host_signals() const;
