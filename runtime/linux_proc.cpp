@@ -59,6 +59,21 @@ int64_t memfd_with(const std::string& content, int flags) {
   return fd;
 }
 
+// The first n bits of a CPU set as Linux's %*pb prints them: hex, 32 bits a group, the highest first.
+template <size_t N>
+std::string cpu_mask(const std::bitset<N>& cpus, unsigned n) {
+  std::string out;
+  const unsigned groups = (n + 31) / 32;
+  for (unsigned k = groups; k-- > 0;) {
+    uint32_t word = 0;
+    for (unsigned b = 0; b < 32 && k * 32 + b < n; b++) word |= uint32_t(cpus.test(k * 32 + b)) << b;
+    const unsigned bits = k == groups - 1 && n % 32 ? n % 32 : 32;
+    out += fmt::format("{:0{}x}", word, (bits + 3) / 4);
+    if (k) out += ',';
+  }
+  return out;
+}
+
 }  // namespace
 
 LinuxUser::ProcEntry LinuxUser::proc_entry(const std::string& canonical) const {
@@ -132,7 +147,7 @@ int64_t LinuxUser::proc_open(int fd, int flags) {
     case ProcEntry::Status: return memfd_with(proc_status(), flags);
     case ProcEntry::Statm: return memfd_with(proc_statm(), flags);
     case ProcEntry::Comm: return memfd_with(comm() + "\n", flags);
-    case ProcEntry::CpuList: return memfd_with(cpu_list() + "\n", flags);
+    case ProcEntry::CpuList: return memfd_with(cpu_list(guest_cpus()) + "\n", flags);
     case ProcEntry::NoCpus: return memfd_with("\n", flags);
     case ProcEntry::CpuInfo: return memfd_with(proc_cpuinfo(), flags);
     default: return -EACCES;
@@ -168,7 +183,24 @@ std::string LinuxUser::guest_name(const std::string& host) const {
   return host.substr(opt_.sysroot.size());
 }
 
-std::string LinuxUser::cpu_list() const { return cpus_ == 1 ? "0" : fmt::format("0-{}", cpus_ - 1); }
+std::bitset<LinuxUser::kMaxCpus> LinuxUser::guest_cpus() const {
+  std::bitset<kMaxCpus> all;
+  for (unsigned c = 0; c < cpus_; c++) all.set(c);
+  return all;
+}
+
+std::string LinuxUser::cpu_list(const std::bitset<kMaxCpus>& cpus) {
+  std::string out;
+  for (unsigned c = 0; c < kMaxCpus; c++) {
+    if (!cpus.test(c)) continue;
+    unsigned last = c;
+    while (last + 1 < kMaxCpus && cpus.test(last + 1)) last++;
+    if (!out.empty()) out += ',';
+    out += last == c ? std::to_string(c) : fmt::format("{}-{}", c, last);
+    c = last;
+  }
+  return out;
+}
 
 std::string LinuxUser::proc_cpuinfo() const {
   // brisk's harts have no vendor, architecture or implementation ids (mvendorid, marchid and mimpid
@@ -275,8 +307,13 @@ LinuxUser::GuestLayout LinuxUser::guest_layout() const {
 
 std::string LinuxUser::proc_status() const {
   // The host's lines for ids, capabilities and resident memory; the name, the address-space size, the
-  // threads and the signal state are the guest's (fs/proc/array.c: proc_pid_status).
+  // threads, the signal state and the CPUs are the guest's (fs/proc/array.c: proc_pid_status).
   const GuestLayout g = guest_layout();
+  std::bitset<kMaxCpus> affinity;
+  {
+    std::lock_guard lock(group_mutex_);
+    affinity = self().affinity;
+  }
   std::ifstream in("/proc/self/status");
   std::string out;
   for (std::string line; std::getline(in, line);) {
@@ -291,6 +328,8 @@ std::string LinuxUser::proc_status() const {
     else if (key == "SigBlk") line = fmt::format("SigBlk:\t{:016x}", self().sig.mask);
     else if (key == "SigIgn") line = fmt::format("SigIgn:\t{:016x}", g.ignored);
     else if (key == "SigCgt") line = fmt::format("SigCgt:\t{:016x}", g.caught);
+    else if (key == "Cpus_allowed") line = "Cpus_allowed:\t" + cpu_mask(affinity, cpus_);
+    else if (key == "Cpus_allowed_list") line = "Cpus_allowed_list:\t" + cpu_list(affinity);
     out += line + '\n';
   }
   return out;

@@ -226,19 +226,8 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       std::strcpy(u->machine, "riscv64");
       return 0;
     }
-    case nr::sched_getaffinity: {
-      // As kernel/sched/core.c: a mask of at least the guest's nr_cpu_ids bits, in longs; the bytes
-      // of cpumask_size() written. Every thread may run on each of the guest's CPUs (--cpus).
-      if (a[1] * 8 < cpus_ || (a[1] & 7)) return -EINVAL;
-      cpu_set_t host_mask;  // tids are the host's: the host says whether there is such a task
-      if (::sched_getaffinity(i(0), sizeof host_mask, &host_mask) != 0) return -errno;
-      const uint64_t bytes = std::min<uint64_t>(a[1], (cpus_ + 63) / 64 * 8);
-      auto* m = static_cast<uint8_t*>(ptr(a[2], bytes, W));
-      if (!m) return -EFAULT;
-      std::memset(m, 0, bytes);
-      for (unsigned c = 0; c < cpus_; c++) m[c / 8] |= uint8_t(1u << (c % 8));
-      return static_cast<int64_t>(bytes);
-    }
+    case nr::sched_getaffinity:
+    case nr::sched_setaffinity: return sys_sched_affinity(n, a);
     case nr::sched_yield: return host(::sched_yield());
     case nr::getcpu: {
       if (a[0]) {

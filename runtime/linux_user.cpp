@@ -79,6 +79,7 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), main_(std::make_unique
   cpus_ = opt_.cpus                                                       ? opt_.cpus
           : sched_getaffinity(0, sizeof host_cpus, &host_cpus) == 0 ? static_cast<unsigned>(CPU_COUNT(&host_cpus))
                                                                   : 1;
+  main_->affinity = guest_cpus();
   char* abs = realpath(opt_.program.c_str(), nullptr);
   exe_path_ = abs ? abs : opt_.program;
   free(abs);

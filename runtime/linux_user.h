@@ -9,6 +9,7 @@
 
 #include <array>
 #include <atomic>
+#include <bitset>
 #include <climits>
 #include <condition_variable>
 #include <cstdint>
@@ -227,8 +228,12 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   static bool valid_signal(int64_t sig) { return sig >= 1 && sig <= kSignals; }
   // The guest's CPUs as /proc/cpuinfo lists them (arch/riscv/kernel/cpu.c: show_cpuinfo).
   std::string proc_cpuinfo() const;
-  // "0-N" as /sys/devices/system/cpu/{online,possible,present} say it.
-  std::string cpu_list() const;
+  // The guest's CPUs, 0..cpus_-1.
+  std::bitset<kMaxCpus> guest_cpus() const;
+  // "0-2,5", as /sys/devices/system/cpu/online and Cpus_allowed_list say a set of CPUs (%*pbl).
+  static std::string cpu_list(const std::bitset<kMaxCpus>& cpus);
+  // sched_getaffinity and sched_setaffinity of the guest's threads (runtime/linux_threads.cpp).
+  int64_t sys_sched_affinity(uint64_t n, const std::array<uint64_t, 6>& a);
 
   UserOptions opt_;
   unsigned cpus_ = 1;  // how many CPUs the guest sees (UserOptions::cpus)
@@ -287,6 +292,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
     // boundary or in a syscall. An exclusive section waits until no other thread is.
     bool running = false;
     bool started = false;         // the parent finished clone: the thread may run
+    std::bitset<kMaxCpus> affinity;  // sched_setaffinity's CPUs, under group_mutex_
     // Signals other threads sent to this one (tgkill), under group_mutex_ in the order sent; the
     // thread moves them into sig at its next boundary. incoming has their bits.
     std::atomic<uint64_t> incoming{0};

@@ -1,8 +1,10 @@
 /* The guest's CPUs (brisk run --cpus N): sched_getaffinity, sysconf(_SC_NPROCESSORS_ONLN) and
  * _SC_NPROCESSORS_CONF (from /sys/devices/system/cpu/online and possible), /proc/cpuinfo and
- * riscv_hwprobe's cpu sets all name the same CPUs 0..N-1. `cpus N` also checks that there are N. */
+ * riscv_hwprobe's cpu sets all name the same CPUs 0..N-1; sched_setaffinity narrows a thread's, as
+ * /proc/self/status and a new thread then show. `cpus N` also checks that there are N. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <sys/syscall.h>
@@ -20,6 +22,29 @@ static void first_line(const char *path, char *out, size_t size)
     out[strcspn(out, "\n")] = '\0';
 }
 
+/* The value of a /proc/self/status line. */
+static const char *status_line(const char *key, char *out, size_t size)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    CHECK(f != NULL);
+    while (fgets(out, (int)size, f))
+        if (strncmp(out, key, strlen(key)) == 0) {
+            fclose(f);
+            out[strcspn(out, "\n")] = '\0';
+            return out + strlen(key) + strspn(out + strlen(key), "\t ");
+        }
+    fclose(f);
+    return NULL;
+}
+
+static void *count_cpus(void *arg)
+{
+    cpu_set_t set;
+    CHECK_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+    *(int *)arg = CPU_COUNT(&set);
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     CHECK(argc <= 2);
@@ -31,6 +56,7 @@ int main(int argc, char **argv)
     CHECK(n >= 1);
     if (argc == 2)
         CHECK_EQ(n, atoi(argv[1]));
+    const cpu_set_t all = set;
     for (int c = 0; c < n; c++)
         CHECK(CPU_ISSET(c, &set));  /* 0..n-1, none missing */
 
@@ -97,6 +123,31 @@ int main(int argc, char **argv)
     CHECK_EQ(syscall(258, &pair, 1, sizeof cpus, cpus, 0), -1);
     CHECK_EQ(errno, EINVAL);
 #endif
+
+    /* /proc/self/status lists them, and sched_setaffinity narrows them to one, which a new thread
+     * inherits; a set of none of the guest's CPUs is refused. */
+    CHECK_STR(status_line("Cpus_allowed_list:", line, sizeof line), want);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(n - 1, &one);
+    CHECK_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+    CHECK_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+    CHECK(CPU_EQUAL(&set, &one));
+    snprintf(want, sizeof want, "%d", n - 1);
+    CHECK_STR(status_line("Cpus_allowed_list:", line, sizeof line), want);
+    pthread_t th;
+    int inherited = 0;
+    CHECK_EQ(pthread_create(&th, NULL, count_cpus, &inherited), 0);
+    CHECK_EQ(pthread_join(th, NULL), 0);
+    CHECK_EQ(inherited, 1);
+    cpu_set_t none;
+    CPU_ZERO(&none);
+    CPU_SET(CPU_SETSIZE - 1, &none);
+    CHECK_EQ(sched_setaffinity(0, sizeof none, &none), -1);
+    CHECK_EQ(errno, EINVAL);
+    CHECK_EQ(sched_setaffinity(0, sizeof all, &all), 0);
+    CHECK_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+    CHECK_EQ(CPU_COUNT(&set), n);
 
     unsigned cpu = ~0u;
     CHECK_EQ(getcpu(&cpu, NULL), 0);
