@@ -242,7 +242,7 @@ void LinuxUser::update_signalfds() {
 int64_t LinuxUser::signalfd_read(SignalFd& s, int fd, const std::vector<iovec>& to) {
   uint64_t len = 0;
   for (const iovec& v : to) len += v.iov_len;  // each at most SSIZE_MAX, at most IOV_MAX of them
-  // At most one of each signal is pending.
+  // As many as there are signal numbers: real-time signals queued beyond are the next read's.
   const uint64_t count = std::min<uint64_t>(len / sizeof(RvSignalfdSiginfo), kSignals);
   if (!count) return -EINVAL;
   const int fl = fcntl(fd, F_GETFL);
@@ -251,9 +251,7 @@ int64_t LinuxUser::signalfd_read(SignalFd& s, int fd, const std::vector<iovec>& 
     RvSignalfdSiginfo out[kSignals];
     uint64_t n = 0;
     for (uint64_t ready; n < count && (ready = self().sig.pending & s.mask); n++) {
-      const int sig = __builtin_ctzll(ready) + 1;
-      self().sig.pending &= ~(1ull << (sig - 1));
-      out[n] = to_signalfd(self().sig.info[sig]);
+      out[n] = to_signalfd(take_signal(__builtin_ctzll(ready) + 1));
     }
     update_signalfds();
     if (n) {
@@ -273,7 +271,8 @@ int64_t LinuxUser::signalfd_read(SignalFd& s, int fd, const std::vector<iovec>& 
     const int64_t r = wait_signals(std::nullopt, [](const sigset_t* host_mask) {
       return host(::syscall(SYS_ppoll, nullptr, 0, nullptr, host_mask, kHostSigsetSize));
     });
-    if (r == -EINTR && !(self().sig.pending & s.mask) && next_signal()) return -EINTR;
+    // exit_group's kick, too: the thread ends.
+    if (r == -EINTR && (thread_ends() || (!(self().sig.pending & s.mask) && next_signal()))) return -EINTR;
   }
 }
 

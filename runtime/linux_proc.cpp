@@ -59,10 +59,32 @@ int64_t memfd_with(const std::string& content, int flags) {
   return fd;
 }
 
+// The first n bits of a CPU set as Linux's %*pb prints them: hex, 32 bits a group, the highest first.
+template <size_t N>
+std::string cpu_mask(const std::bitset<N>& cpus, unsigned n) {
+  std::string out;
+  const unsigned groups = (n + 31) / 32;
+  for (unsigned k = groups; k-- > 0;) {
+    uint32_t word = 0;
+    for (unsigned b = 0; b < 32 && k * 32 + b < n; b++) word |= uint32_t(cpus.test(k * 32 + b)) << b;
+    const unsigned bits = k == groups - 1 && n % 32 ? n % 32 : 32;
+    out += fmt::format("{:0{}x}", word, (bits + 3) / 4);
+    if (k) out += ',';
+  }
+  return out;
+}
+
 }  // namespace
 
 LinuxUser::ProcEntry LinuxUser::proc_entry(const std::string& canonical) const {
   std::string_view s = canonical;
+  // The system's CPUs are the guest's: glibc's sysconf(_SC_NPROCESSORS_ONLN) reads online, and
+  // _SC_NPROCESSORS_CONF possible (sysdeps/unix/sysv/linux/getsysstats.c).
+  if (s == "/sys/devices/system/cpu/online" || s == "/sys/devices/system/cpu/possible" ||
+      s == "/sys/devices/system/cpu/present")
+    return ProcEntry::CpuList;
+  if (s == "/sys/devices/system/cpu/offline") return ProcEntry::NoCpus;
+  if (s == "/proc/cpuinfo") return ProcEntry::CpuInfo;
   if (!s.starts_with("/proc/")) return ProcEntry::None;
   s.remove_prefix(6);
   long id;
@@ -125,6 +147,9 @@ int64_t LinuxUser::proc_open(int fd, int flags) {
     case ProcEntry::Status: return memfd_with(proc_status(), flags);
     case ProcEntry::Statm: return memfd_with(proc_statm(), flags);
     case ProcEntry::Comm: return memfd_with(comm() + "\n", flags);
+    case ProcEntry::CpuList: return memfd_with(cpu_list(guest_cpus()) + "\n", flags);
+    case ProcEntry::NoCpus: return memfd_with("\n", flags);
+    case ProcEntry::CpuInfo: return memfd_with(proc_cpuinfo(), flags);
     default: return -EACCES;
   }
 }
@@ -156,6 +181,37 @@ int64_t LinuxUser::proc_readlink(int dirfd, const std::string& path, char* buf, 
 std::string LinuxUser::guest_name(const std::string& host) const {
   if (opt_.sysroot.empty() || !host.starts_with(opt_.sysroot + "/")) return host;
   return host.substr(opt_.sysroot.size());
+}
+
+std::bitset<LinuxUser::kMaxCpus> LinuxUser::guest_cpus() const {
+  std::bitset<kMaxCpus> all;
+  for (unsigned c = 0; c < cpus_; c++) all.set(c);
+  return all;
+}
+
+std::string LinuxUser::cpu_list(const std::bitset<kMaxCpus>& cpus) {
+  std::string out;
+  for (unsigned c = 0; c < kMaxCpus; c++) {
+    if (!cpus.test(c)) continue;
+    unsigned last = c;
+    while (last + 1 < kMaxCpus && cpus.test(last + 1)) last++;
+    if (!out.empty()) out += ',';
+    out += last == c ? std::to_string(c) : fmt::format("{}-{}", c, last);
+    c = last;
+  }
+  return out;
+}
+
+std::string LinuxUser::proc_cpuinfo() const {
+  // brisk's harts have no vendor, architecture or implementation ids (mvendorid, marchid and mimpid
+  // read 0), and user mode's address space is Sv39's.
+  const std::string isa = main_->hart.csr.isa.isa_string();
+  std::string out;
+  for (unsigned c = 0; c < cpus_; c++)
+    out += fmt::format("processor\t: {0}\nhart\t\t: {0}\nisa\t\t: {1}\nmmu\t\t: sv39\nmvendorid\t: 0x0\n"
+                       "marchid\t\t: 0x0\nmimpid\t\t: 0x0\nhart isa\t: {1}\n\n",
+                       c, isa);
+  return out;
 }
 
 std::string LinuxUser::comm() const {
@@ -251,8 +307,13 @@ LinuxUser::GuestLayout LinuxUser::guest_layout() const {
 
 std::string LinuxUser::proc_status() const {
   // The host's lines for ids, capabilities and resident memory; the name, the address-space size, the
-  // threads and the signal state are the guest's (fs/proc/array.c: proc_pid_status).
+  // threads, the signal state and the CPUs are the guest's (fs/proc/array.c: proc_pid_status).
   const GuestLayout g = guest_layout();
+  std::bitset<kMaxCpus> affinity;
+  {
+    std::lock_guard lock(group_mutex_);
+    affinity = self().affinity;
+  }
   std::ifstream in("/proc/self/status");
   std::string out;
   for (std::string line; std::getline(in, line);) {
@@ -267,6 +328,8 @@ std::string LinuxUser::proc_status() const {
     else if (key == "SigBlk") line = fmt::format("SigBlk:\t{:016x}", self().sig.mask);
     else if (key == "SigIgn") line = fmt::format("SigIgn:\t{:016x}", g.ignored);
     else if (key == "SigCgt") line = fmt::format("SigCgt:\t{:016x}", g.caught);
+    else if (key == "Cpus_allowed") line = "Cpus_allowed:\t" + cpu_mask(affinity, cpus_);
+    else if (key == "Cpus_allowed_list") line = "Cpus_allowed_list:\t" + cpu_list(affinity);
     out += line + '\n';
   }
   return out;

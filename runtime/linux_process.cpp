@@ -30,10 +30,14 @@ namespace {
 int64_t host(long r) { return r < 0 ? -errno : r; }
 
 
+// clone3's flag for a child whose handled signals start at SIG_DFL (include/uapi/linux/sched.h);
+// glibc's posix_spawn asks for it.
+constexpr uint64_t kCloneClearSighand = 1ull << 32;
+
 // The clone flags a process (not a thread) can be made with. CLONE_VM only with CLONE_VFORK: vfork
 // runs as a fork whose parent waits for the child's exec or exit, which Linux allows.
-constexpr uint64_t kCloneProcessFlags =
-    CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | CLONE_SETTLS;
+constexpr uint64_t kCloneProcessFlags = CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | CLONE_CHILD_SETTID |
+                                        CLONE_CHILD_CLEARTID | CLONE_SETTLS | kCloneClearSighand;
 
 // warn_once keys: the syscalls' numbers (runtime/linux_syscalls.def).
 constexpr uint64_t kCloneWarning = 220, kExecveWarning = 221, kClone3Warning = 435;
@@ -112,7 +116,8 @@ std::vector<std::string> read_guest_env(int fd) {
 int64_t LinuxUser::clone_process(uint64_t flags, uint64_t exit_signal, uint64_t sp, uint64_t ptid, uint64_t tls,
                                  uint64_t ctid) {
   // As kernel/fork.c copy_process: a thread shares the signal actions, which need shared memory.
-  if (((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND)) || ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM)))
+  if (((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND)) || ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM)) ||
+      ((flags & CLONE_SIGHAND) && (flags & kCloneClearSighand)))
     return -EINVAL;
   if (flags & CLONE_THREAD) return clone_thread(flags, sp, ptid, tls, ctid);
   if (((flags & CLONE_VM) && !(flags & CLONE_VFORK)) || (flags & ~kCloneProcessFlags)) {
@@ -152,6 +157,10 @@ int64_t LinuxUser::clone_process(uint64_t flags, uint64_t exit_signal, uint64_t 
   itimer_made_ = false;  // POSIX timers are not inherited: the child makes its own ITIMER_REAL
   timers_ = {};
   self().sig.pending = 0;  // as Linux's: none of the parent's pending signals
+  self().sig.queued.clear();
+  if (flags & kCloneClearSighand)
+    for (SigAction& act : sigactions_)  // as kernel/signal.c flush_signal_handlers: ignored ones stay ignored
+      act = {act.handler == reinterpret_cast<uint64_t>(SIG_IGN) ? act.handler : 0, 0, 0};
   signalfds_after_fork();
   if (child_tid) *child_tid = static_cast<int32_t>(getpid());
   // CLONE_CHILD_CLEARTID clears and wakes at exit for threads sharing the word; in a process with

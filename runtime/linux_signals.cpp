@@ -37,6 +37,9 @@ constexpr uint64_t kUnblockable = sig_bit(SIGKILL) | sig_bit(SIGSTOP);
 constexpr int kSsAutodisarm = 1 << 31;  // SS_AUTODISARM (include/uapi/linux/signal.h)
 constexpr uint64_t kMinSigStackSize = 2048;  // MINSIGSTKSZ of riscv64 (arch/riscv/include/uapi/asm/signal.h)
 
+// The kernel's first real-time signal (glibc keeps 32 and 33 for itself): these queue.
+constexpr int kSigRtMin = 32;
+
 // si_code values (include/uapi/asm-generic/siginfo.h).
 constexpr int kSiUser = 0, kSiKernel = 0x80, kSiTimer = -2, kSiTkill = -6;
 
@@ -84,16 +87,17 @@ struct HostSender {
   uint32_t uid;
 };
 HostSender g_sender[LinuxUser::kSignals + 1];
-// Each POSIX timer's host expirations not yet taken, and whether there are any.
+// Each POSIX timer's host expirations not yet taken, and whether any came to this host thread: each
+// host timer signals the thread that takes its expirations (PosixTimer::tid).
 std::atomic<uint32_t> g_timer_expirations[LinuxUser::kMaxTimers];
-std::atomic<bool> g_timers_expired{false};
+thread_local std::atomic<bool> t_timers_expired{false};
 
 void on_host_signal(int sig, siginfo_t* si, void*) {
   if (sig == timer_signal() && si->si_code == kSiTimer) {
     const auto id = static_cast<unsigned>(si->si_value.sival_int);
     const auto count = 1 + static_cast<uint32_t>(std::max(si->si_overrun, 0));
     if (id < LinuxUser::kMaxTimers) g_timer_expirations[id].fetch_add(count, std::memory_order_relaxed);
-    g_timers_expired.store(true, std::memory_order_release);
+    t_timers_expired.store(true, std::memory_order_release);
     RunLimiter::interrupt_all();
     return;
   }
@@ -193,10 +197,26 @@ std::vector<int> LinuxUser::caught_host_signals() const {
 
 void LinuxUser::raise_signal(const SigInfo& info) {
   const uint64_t bit = sig_bit(info.signo);
-  if (!(self().sig.pending & bit)) self().sig.info[info.signo] = info;  // one of each non-real-time signal is queued
-  self().sig.pending |= bit;
+  ThreadSignals& s = self().sig;
+  if (!(s.pending & bit)) s.info[info.signo] = info;
+  else if (info.signo >= kSigRtMin && s.queued.size() < kMaxQueuedSignals) s.queued.push_back(info);
+  // else, as Linux, one of each non-real-time signal is pending at a time
+  s.pending |= bit;
   update_signalfds();
-  if (!(self().sig.mask & bit)) self().hart.request_exit();
+  if (!(s.mask & bit)) self().hart.request_exit();
+}
+
+LinuxUser::SigInfo LinuxUser::take_signal(int sig) {
+  ThreadSignals& s = self().sig;
+  const SigInfo out = s.info[sig];
+  s.pending &= ~sig_bit(sig);
+  const auto next = std::find_if(s.queued.begin(), s.queued.end(), [&](const SigInfo& i) { return i.signo == sig; });
+  if (next != s.queued.end()) {
+    s.info[sig] = *next;
+    s.queued.erase(next);
+    s.pending |= sig_bit(sig);
+  }
+  return out;
 }
 
 void LinuxUser::take_host_signals() {
@@ -209,23 +229,30 @@ void LinuxUser::take_host_signals() {
     info.word0 = static_cast<uint32_t>(g_sender[sig].pid) | uint64_t(g_sender[sig].uid) << 32;
     signal_process(info);
   }
-  if (g_timers_expired.exchange(false, std::memory_order_acquire))
+  if (t_timers_expired.exchange(false, std::memory_order_acquire))
     for (int id = 0; id < kMaxTimers; id++)
-      if (const uint32_t n = g_timer_expirations[id].exchange(0, std::memory_order_relaxed)) timer_expired(id, n);
+      if (timers_.slot[id].tid == self().tid)
+        if (const uint32_t n = g_timer_expirations[id].exchange(0, std::memory_order_relaxed)) timer_expired(id, n);
   GuestThread& me = self();
   if (!me.incoming.load(std::memory_order_acquire)) return;
   std::lock_guard lock(group_mutex_);
-  for (uint64_t in = me.incoming.exchange(0); in; in &= in - 1) raise_signal(me.incoming_info[__builtin_ctzll(in) + 1]);
+  me.incoming = 0;
+  for (const SigInfo& info : me.incoming_info) raise_signal(info);
+  me.incoming_info.clear();
 }
 
 void LinuxUser::timer_expired(int id, uint32_t count) {
   PosixTimer& t = timers_.slot[id];
   if (!t.used || t.notify == SIGEV_NONE) return;  // deleted since
-  SigInfo& queued = self().sig.info[t.signo];
   // As Linux, a timer has one signal queued at most: expirations meanwhile count as its overruns.
-  if ((self().sig.pending & sig_bit(t.signo)) && queued.code == kSiTimer && static_cast<int32_t>(queued.word0) == id) {
+  ThreadSignals& s = self().sig;
+  auto mine = [&](const SigInfo& i) { return i.signo == t.signo && i.code == kSiTimer && static_cast<int32_t>(i.word0) == id; };
+  SigInfo* queued = nullptr;
+  if ((s.pending & sig_bit(t.signo)) && mine(s.info[t.signo])) queued = &s.info[t.signo];
+  else if (const auto q = std::find_if(s.queued.begin(), s.queued.end(), mine); q != s.queued.end()) queued = &*q;
+  if (queued) {
     t.overrun = static_cast<int>(std::min<uint64_t>(uint64_t(static_cast<uint32_t>(t.overrun)) + count, INT_MAX));
-    queued.word0 = static_cast<uint32_t>(id) | uint64_t(static_cast<uint32_t>(t.overrun)) << 32;
+    queued->word0 = static_cast<uint32_t>(id) | uint64_t(static_cast<uint32_t>(t.overrun)) << 32;
     return;
   }
   t.overrun = static_cast<int>(std::min<uint32_t>(count - 1, INT_MAX));
@@ -234,7 +261,8 @@ void LinuxUser::timer_expired(int id, uint32_t count) {
   info.code = kSiTimer;
   info.word0 = static_cast<uint32_t>(id) | uint64_t(static_cast<uint32_t>(t.overrun)) << 32;  // si_tid, si_overrun
   info.word1 = t.value;                                                                       // si_value
-  raise_signal(info);
+  if (t.to_thread) raise_signal(info);  // this is its thread
+  else signal_process(info);
 }
 
 void LinuxUser::send_to(GuestThread& t, const SigInfo& info, std::unique_lock<std::mutex>& lock) {
@@ -242,9 +270,8 @@ void LinuxUser::send_to(GuestThread& t, const SigInfo& info, std::unique_lock<st
     lock.unlock();
     return raise_signal(info);
   }
-  const uint64_t bit = sig_bit(info.signo);
-  if (!(t.incoming & bit)) t.incoming_info[info.signo] = info;
-  t.incoming.fetch_or(bit, std::memory_order_release);
+  if (t.incoming_info.size() < kMaxQueuedSignals) t.incoming_info.push_back(info);
+  t.incoming.fetch_or(sig_bit(info.signo), std::memory_order_release);
   t.hart.request_exit();
   kick(t);
 }
@@ -275,7 +302,7 @@ int LinuxUser::next_signal() {
     const uint64_t handler = sigactions_[sig].handler;
     if (handler == reinterpret_cast<uint64_t>(SIG_IGN) ||
         (handler == reinterpret_cast<uint64_t>(SIG_DFL) && ignored_by_default(sig))) {
-      self().sig.pending &= ~sig_bit(sig);
+      while (self().sig.pending & sig_bit(sig)) take_signal(sig);  // and each one queued
       continue;
     }
     return sig;
@@ -301,10 +328,9 @@ bool LinuxUser::deliver_signals(Hart& h, uint64_t syscall_nr, uint64_t orig_a0) 
     if (self().sig.saved_mask) self().sig.mask = *std::exchange(self().sig.saved_mask, std::nullopt);
     return true;
   }
-  self().sig.pending &= ~sig_bit(sig);
+  const SigInfo info = take_signal(sig);
   update_signalfds();
   if (sigactions_[sig].handler == reinterpret_cast<uint64_t>(SIG_DFL)) {
-    const SigInfo& info = self().sig.info[sig];
     const int pid = static_cast<int>(info.word0);
     const bool own = (info.code == kSiUser || info.code == kSiTkill) && pid == getpid();
     std::string why = own                      ? "sent by the program itself"
@@ -313,7 +339,7 @@ bool LinuxUser::deliver_signals(Hart& h, uint64_t syscall_nr, uint64_t orig_a0) 
                                                : "sent by the kernel";
     return die(sig, why);
   }
-  if (!setup_frame(h, sig)) return die(SIGSEGV, fmt::format("no room for the {} handler's frame below sp {:#x}",
+  if (!setup_frame(h, info)) return die(SIGSEGV, fmt::format("no room for the {} handler's frame below sp {:#x}",
                                                             signal_name(sig), h.x[2]));
   // More to deliver: each frame goes on top, so the last one set up runs first, as in Linux.
   if (self().sig.pending & ~self().sig.mask) h.request_exit();
@@ -330,9 +356,7 @@ bool LinuxUser::deliver_fault(Hart& h, int sig, int code, uint64_t addr) {
   info.signo = sig;
   info.code = code;
   info.word0 = addr;
-  self().sig.info[sig] = info;
-  if (!setup_frame(h, sig)) return false;
-  return true;
+  return setup_frame(h, info);
 }
 
 bool LinuxUser::on_altstack(uint64_t sp) const {
@@ -340,7 +364,8 @@ bool LinuxUser::on_altstack(uint64_t sp) const {
   return s.size && sp > s.sp && sp - s.sp <= s.size;
 }
 
-bool LinuxUser::setup_frame(Hart& h, int sig) {
+bool LinuxUser::setup_frame(Hart& h, const SigInfo& info) {
+  const int sig = info.signo;
   const SigAction act = sigactions_[sig];
   if (!sigreturn_page_) {
     Exclusive ex(*this);
@@ -363,7 +388,7 @@ bool LinuxUser::setup_frame(Hart& h, int sig) {
   if (sp < sizeof(RvSigframe) || !frame) return false;
 
   RvSigframe f{};
-  f.info = self().sig.info[sig];
+  f.info = info;
   f.uc.ss_sp = alt.sp;
   f.uc.ss_flags = (alt.size ? (was_on_alt ? SS_ONSTACK : 0) : SS_DISABLE) | alt.flags;
   f.uc.ss_size = alt.size;
@@ -497,13 +522,9 @@ int64_t LinuxUser::sys_rt_sigtimedwait(const std::array<uint64_t, 6>& a) {
     take_host_signals();
     if (const uint64_t ready = self().sig.pending & set) {
       const int sig = __builtin_ctzll(ready) + 1;
-      self().sig.pending &= ~sig_bit(sig);
+      const SigInfo taken = take_signal(sig);
       update_signalfds();
-      if (a[1]) {
-        auto* info = static_cast<SigInfo*>(guest_ptr(a[1], 1, sizeof(SigInfo), PROT_WRITE));
-        if (!info) return -EFAULT;
-        *info = self().sig.info[sig];
-      }
+      if (a[1] && !put_guest(a[1], taken)) return -EFAULT;
       return sig;
     }
     timespec left{};
@@ -520,7 +541,8 @@ int64_t LinuxUser::sys_rt_sigtimedwait(const std::array<uint64_t, 6>& a) {
       return host(::syscall(SYS_ppoll, nullptr, 0, a[2] ? &left : nullptr, host_mask, kHostSigsetSize));
     });
     self().sig.mask = mask;
-    if (r == -EINTR && !(self().sig.pending & set) && next_signal()) return -EINTR;
+    // exit_group's kick, too: the thread ends.
+    if (r == -EINTR && (thread_ends() || (!(self().sig.pending & set) && next_signal()))) return -EINTR;
   }
 }
 
@@ -632,12 +654,13 @@ int64_t LinuxUser::sys_rt_sigqueueinfo(uint64_t n, const std::array<uint64_t, 6>
   // si_code >= 0 is the kernel's and kill's, SI_TKILL tkill's: a process may claim them only to itself.
   if ((info.code >= 0 || info.code == kSiTkill) && tgid != getpid()) return -EPERM;
   if (sig != 0 && !valid_signal(sig)) return -EINVAL;
-  if (tgid != getpid() || (tg && tid != getpid()))
+  if (tgid != getpid())
     return host(tg ? ::syscall(SYS_rt_tgsigqueueinfo, tgid, tid, sig, &info)
                    : ::syscall(SYS_rt_sigqueueinfo, tgid, sig, &info));
-  if (sig == 0) return 0;
   info.signo = sig;
-  raise_signal(info);
+  // To one of this process's threads, or to the process: a thread that does not block it.
+  if (tg) return signal_tid(tid, info) ? 0 : -ESRCH;
+  if (sig) signal_process(info);
   return 0;
 }
 
@@ -659,10 +682,10 @@ int64_t LinuxUser::sys_timer(uint64_t n, const std::array<uint64_t, 6>& a) {
       if (!g) return -EFAULT;
       ev = *g;
     }
-    // kernel/time/posix-timers.c good_sigevent: one thread today, so only brisk's own is a thread id.
+    // kernel/time/posix-timers.c good_sigevent: a thread id must name one of this process's threads.
     switch (ev.notify) {
       case SIGEV_SIGNAL | SIGEV_THREAD_ID:
-        if (ev.tid != getpid()) return -EINVAL;
+        if (!signal_tid(ev.tid, SigInfo{})) return -EINVAL;
         [[fallthrough]];
       case SIGEV_SIGNAL:
       case SIGEV_THREAD:
@@ -676,12 +699,15 @@ int64_t LinuxUser::sys_timer(uint64_t n, const std::array<uint64_t, 6>& a) {
     for (int k = 0; k < kMaxTimers && guest_id < 0; k++)
       if (!timers_.slot[(timers_.next + k) % kMaxTimers].used) guest_id = (timers_.next + k) % kMaxTimers;
     if (guest_id < 0) return -EAGAIN;
-    // Directed at this thread, the one that runs the hart, as ITIMER_REAL's.
+    // Directed at the host thread of the guest's SIGEV_THREAD_ID thread (guest tids are host tids),
+    // or else of this one, as ITIMER_REAL's: that thread takes the expirations (take_host_signals).
+    const bool to_thread = ev.notify == (SIGEV_SIGNAL | SIGEV_THREAD_ID);
+    const int tid = to_thread ? ev.tid : self().tid;
     sigevent host_ev{};
     host_ev.sigev_notify = ev.notify == SIGEV_NONE ? SIGEV_NONE : SIGEV_THREAD_ID;
     host_ev.sigev_signo = timer_signal();
     host_ev.sigev_value.sival_int = guest_id;
-    host_ev._sigev_un._tid = static_cast<pid_t>(::syscall(SYS_gettid));
+    host_ev._sigev_un._tid = tid;
     int host_id;
     if (::syscall(SYS_timer_create, static_cast<clockid_t>(a[0]), &host_ev, &host_id) != 0) return -errno;
     if (!put_guest(a[2], guest_id)) {
@@ -691,7 +717,7 @@ int64_t LinuxUser::sys_timer(uint64_t n, const std::array<uint64_t, 6>& a) {
     g_timer_expirations[guest_id] = 0;
     timers_.next = (guest_id + 1) % kMaxTimers;
     const int notify = ev.notify == SIGEV_NONE ? SIGEV_NONE : SIGEV_SIGNAL;
-    timers_.slot[guest_id] = {true, host_id, notify, ev.signo, a[1] ? ev.value : uint64_t(guest_id), 0};
+    timers_.slot[guest_id] = {true, host_id, notify, ev.signo, a[1] ? ev.value : uint64_t(guest_id), 0, tid, to_thread};
     return 0;
   }
   PosixTimer* t = id >= 0 && id < kMaxTimers && timers_.slot[id].used ? &timers_.slot[id] : nullptr;

@@ -170,7 +170,8 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       return 0;
     case nr::getpid: return getpid();
     case nr::gettid: return self().tid;
-    case nr::clone: return clone_process(a[0] & ~uint64_t(CSIGNAL), a[0] & CSIGNAL, a[1], a[2], a[3], a[4]);
+    // clone takes the low 32 bits of its flags (kernel/fork.c): the others are clone3's.
+    case nr::clone: return clone_process(a[0] & 0xffffffffu & ~uint64_t(CSIGNAL), a[0] & CSIGNAL, a[1], a[2], a[3], a[4]);
     case nr::clone3: return clone3(a[0], a[1]);
     case nr::execve: return execve(AT_FDCWD, a[0], a[1], a[2], 0);
     case nr::execveat: return execve(i(0), a[1], a[2], a[3], i(4));
@@ -225,13 +226,8 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       std::strcpy(u->machine, "riscv64");
       return 0;
     }
-    case nr::sched_getaffinity: {
-      // Guest threads run on host threads: the host's CPUs are the guest's (tids are the host's too).
-      if (a[1] < 8 || (a[1] & 7)) return -EINVAL;
-      void* m = ptr(a[2], a[1], W);
-      if (!m) return -EFAULT;
-      return host(::syscall(SYS_sched_getaffinity, i(0), a[1], m));
-    }
+    case nr::sched_getaffinity:
+    case nr::sched_setaffinity: return sys_sched_affinity(n, a);
     case nr::sched_yield: return host(::sched_yield());
     case nr::getcpu: {
       if (a[0]) {
@@ -678,14 +674,17 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     // --- RISC-V specific ---
     case nr::riscv_flush_icache: return 0;  // decoded code is checked against memory on every use
     case nr::riscv_hwprobe: {
-      // As arch/riscv/kernel/sys_hwprobe.c: flags are reserved; a cpu set must name CPU 0, brisk's
-      // one hart; the pairs are answered one at a time, up to the first that cannot be accessed.
+      // As arch/riscv/kernel/sys_hwprobe.c: flags are reserved; a cpu set must name one of the
+      // guest's CPUs, which are all alike; the pairs are answered one at a time, up to the first
+      // that cannot be accessed.
       if (a[4] != 0) return -EINVAL;
       if (a[2] || a[3]) {
-        const uint64_t bytes = std::min<uint64_t>(a[2], 8);
+        const uint64_t bytes = std::min<uint64_t>(a[2], (cpus_ + 7) / 8);
         const auto* cpus = static_cast<const uint8_t*>(ptr(a[3], bytes, R));
         if (!cpus) return -EFAULT;
-        if (!bytes || !(cpus[0] & 1)) return -EINVAL;
+        bool any = false;
+        for (unsigned c = 0; c < cpus_ && c / 8 < bytes; c++) any |= (cpus[c / 8] >> (c % 8)) & 1;
+        if (!any) return -EINVAL;
       }
       for (uint64_t k = 0; k < a[1]; k++) {
         auto* pair = static_cast<int64_t*>(array(a[0] + 16 * k, 2, 8, R | W));

@@ -6,6 +6,7 @@
 // block boundary (Hart::request_exit) or is in a syscall, so that no engine runs a block another
 // thread dropped once the dropping syscall or store has completed.
 #include <linux/futex.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -73,6 +75,10 @@ int64_t LinuxUser::clone_thread(uint64_t flags, uint64_t sp, uint64_t ptid, uint
   t->hart.reservation = ~0ull;
   t->engine = new_engine(false);
   t->sig.mask = me.sig.mask;  // the altstack is not inherited by a thread
+  {
+    std::lock_guard lock(group_mutex_);
+    t->affinity = me.affinity;
+  }
   t->clear_child_tid = (flags & CLONE_CHILD_CLEARTID) ? ctid : 0;
   if (!limiter_.add(t->hart)) return -EAGAIN;
   GuestThread* raw = t.get();
@@ -333,6 +339,39 @@ void LinuxUser::exit_robust_list(GuestThread& t) {
     entry = following;
   }
   if (pending) death(pending);
+}
+
+int64_t LinuxUser::sys_sched_affinity(uint64_t n, const std::array<uint64_t, 6>& a) {
+  // As kernel/sched/core.c: masks of longs, of at least the guest's nr_cpu_ids bits for get;
+  // cpumask_size() bytes written or read. Another process's CPUs brisk does not know: all of them.
+  const uint64_t mask_bytes = (cpus_ + 63) / 64 * 8;
+  const bool get = n == nr::sched_getaffinity;
+  if (get && (a[1] * 8 < cpus_ || (a[1] & 7))) return -EINVAL;
+  const int pid = static_cast<int>(a[0]);
+  const uint64_t bytes = std::min(a[1], mask_bytes);
+  auto* m = static_cast<uint8_t*>(guest_ptr(a[2], bytes, 1, get ? PROT_WRITE : PROT_READ));
+  std::unique_lock lock(group_mutex_);
+  GuestThread* t = pid == 0 ? &self() : nullptr;
+  for (GuestThread* o : live_)
+    if (!t && o->tid == pid) t = o;
+  if (!t) {
+    cpu_set_t host_mask;  // tids are the host's: the host says whether there is such a task
+    if (::sched_getaffinity(pid, sizeof host_mask, &host_mask) != 0) return -errno;
+    if (!get) return -EPERM;
+  }
+  if (!m && bytes) return -EFAULT;
+  if (get) {
+    const std::bitset<kMaxCpus> cpus = t ? t->affinity : guest_cpus();
+    std::memset(m, 0, bytes);
+    for (unsigned c = 0; c < cpus_; c++) m[c / 8] |= uint8_t(cpus.test(c) << (c % 8));
+    return static_cast<int64_t>(bytes);
+  }
+  // Only the guest's CPUs count, and one of them must remain; host threads run where the host puts them.
+  std::bitset<kMaxCpus> cpus;
+  for (unsigned c = 0; c < cpus_ && c / 8 < bytes; c++) cpus.set(c, (m[c / 8] >> (c % 8)) & 1);
+  if (cpus.none()) return -EINVAL;
+  t->affinity = cpus;
+  return 0;
 }
 
 }  // namespace brisk

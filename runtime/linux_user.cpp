@@ -75,6 +75,11 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), main_(std::make_unique
   IsaConfig isa;
   isa.apply(opt_.cpu);
   csr::set_isa(main_->hart, isa);
+  cpu_set_t host_cpus;
+  cpus_ = opt_.cpus                                                       ? opt_.cpus
+          : sched_getaffinity(0, sizeof host_cpus, &host_cpus) == 0 ? static_cast<unsigned>(CPU_COUNT(&host_cpus))
+                                                                  : 1;
+  main_->affinity = guest_cpus();
   char* abs = realpath(opt_.program.c_str(), nullptr);
   exe_path_ = abs ? abs : opt_.program;
   free(abs);

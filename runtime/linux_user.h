@@ -9,10 +9,12 @@
 
 #include <array>
 #include <atomic>
+#include <bitset>
 #include <climits>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -38,6 +40,9 @@ struct UserOptions {
   std::vector<std::string> envp;
   std::string sysroot;              // where PT_INTERP and absolute library paths are looked up first
   std::string cpu = "rv64";         // QEMU-style rv64,EXT=on|off,... (csr/extensions.h)
+  // --cpus: the guest sees CPUs 0..cpus-1 (0: as many as brisk may run on). Guest threads still run
+  // wherever the host puts them.
+  unsigned cpus = 0;
   EngineOptions engine;
   RunLimits limits;                 // --timeout, --max-insns
   ctr::Options ctr;                 // --ctr, --ctr-depth, --ctr-dump
@@ -95,6 +100,11 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   static_assert(sizeof(SigInfo) == 128);
   // POSIX timers a process may have at once; timer_create answers EAGAIN beyond.
   static constexpr int kMaxTimers = 256;
+  // Real-time signals queued per thread, beyond which more are dropped (Linux's bound is
+  // RLIMIT_SIGPENDING per user, a few tens of thousands by default).
+  static constexpr size_t kMaxQueuedSignals = 32768;
+  // The most CPUs --cpus may give the guest: glibc's CPU_SETSIZE.
+  static constexpr unsigned kMaxCpus = 1024;
 
  private:
   void build_stack(const struct LoadedElf& exe, uint64_t interp_base);
@@ -180,7 +190,10 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   void signalfds_after_fork();
 
   // --- brisk's own /proc/<pid> entries, as Linux would show them to the guest (runtime/linux_proc.cpp) ---
-  enum class ProcEntry { None, Mem, Maps, Cmdline, Environ, Auxv, Stat, Status, Statm, Comm, Exe, Denied, Hidden };
+  // CpuList, NoCpus, CpuInfo: the system's CPUs, which are the guest's (--cpus).
+  enum class ProcEntry {
+    None, Mem, Maps, Cmdline, Environ, Auxv, Stat, Status, Statm, Comm, Exe, Denied, Hidden, CpuList, NoCpus, CpuInfo
+  };
   // What the host's canonical name of an open file (fd_path) is to the guest.
   ProcEntry proc_entry(const std::string& canonical) const;
   // fd was just opened by the host for the guest with `flags`: returns it, or, when it is one of
@@ -214,8 +227,17 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int64_t mem_file_rw(int fd, uint64_t buf, uint64_t len, std::optional<uint64_t> pos, bool write);
   // Whether sig is a signal number a riscv64 Linux process can name (1..64).
   static bool valid_signal(int64_t sig) { return sig >= 1 && sig <= kSignals; }
+  // The guest's CPUs as /proc/cpuinfo lists them (arch/riscv/kernel/cpu.c: show_cpuinfo).
+  std::string proc_cpuinfo() const;
+  // The guest's CPUs, 0..cpus_-1.
+  std::bitset<kMaxCpus> guest_cpus() const;
+  // "0-2,5", as /sys/devices/system/cpu/online and Cpus_allowed_list say a set of CPUs (%*pbl).
+  static std::string cpu_list(const std::bitset<kMaxCpus>& cpus);
+  // sched_getaffinity and sched_setaffinity of the guest's threads (runtime/linux_threads.cpp).
+  int64_t sys_sched_affinity(uint64_t n, const std::array<uint64_t, 6>& a);
 
   UserOptions opt_;
+  unsigned cpus_ = 1;  // how many CPUs the guest sees (UserOptions::cpus)
   std::string exe_path_;  // absolute path of the program, for /proc/self/exe
   std::string host_exe_;  // brisk's own binary, which the guest must see as the program
   uint64_t host_exe_dev_ = 0, host_exe_ino_ = 0;
@@ -247,7 +269,10 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   struct ThreadSignals {
     uint64_t mask = 0;     // blocked
     uint64_t pending = 0;  // raised and not yet delivered
-    std::array<SigInfo, kSignals + 1> info{};  // of each pending signal
+    std::array<SigInfo, kSignals + 1> info{};  // of each pending signal: the oldest of a real-time one
+    // Real-time signals raised while one of their number was pending, oldest first: each is
+    // delivered in turn, as Linux queues them.
+    std::deque<SigInfo> queued;
     AltStack altstack;
     // rt_sigsuspend's mask is in force: this one is what the handler's frame saves and sigreturn restores.
     std::optional<uint64_t> saved_mask;
@@ -268,10 +293,11 @@ class LinuxUser final : public TrapHandler, public HartEnv {
     // while parked at a block boundary or in a syscall.
     ExclusiveGroup::Member member;
     bool started = false;         // the parent finished clone: the thread may run
-    // Signals other threads sent to this one (tgkill), under group_mutex_; the thread moves them
-    // into sig at its next boundary.
+    std::bitset<kMaxCpus> affinity;  // sched_setaffinity's CPUs, under group_mutex_
+    // Signals other threads sent to this one (tgkill), under group_mutex_ in the order sent; the
+    // thread moves them into sig at its next boundary. incoming has their bits.
     std::atomic<uint64_t> incoming{0};
-    std::array<SigInfo, kSignals + 1> incoming_info{};
+    std::vector<SigInfo> incoming_info;
     std::thread host;
   };
   std::unique_ptr<GuestThread> main_;
@@ -359,6 +385,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
     int notify = 0, signo = 0;
     uint64_t value = 0;       // sigev_value
     int overrun = 0;          // of the signal raised last
+    int tid = 0;              // the thread whose host thread the host timer signals, which takes its expirations
+    bool to_thread = false;   // SIGEV_THREAD_ID: the signal is that thread's, else the process's
   };
   // Timer id's expirations since the last: its signal, or overruns while it is still pending.
   void timer_expired(int id, uint32_t count);
@@ -371,6 +399,9 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   bool sigreturn(Hart& h);
   // Marks sig pending for the calling guest thread, with `info`.
   void raise_signal(const SigInfo& info);
+  // Takes the oldest pending sig off the calling thread's pending set: its siginfo. A real-time
+  // signal queued behind it becomes pending.
+  SigInfo take_signal(int sig);
   // A synchronous fault the guest may handle: delivers it now, or false when it kills the guest.
   bool deliver_fault(Hart& h, int sig, int code, uint64_t addr);
   // Delivers a deliverable signal: a handler's frame, or its default action. False: the run ends.
@@ -381,8 +412,9 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int next_signal();
   // Moves what brisk's host handler recorded, and what other threads sent, into the pending set.
   void take_host_signals();
-  // Builds sig's frame and enters its handler; false when the frame does not fit in guest memory.
-  bool setup_frame(Hart& h, int sig);
+  // Builds the frame of the signal info describes and enters its handler; false when the frame
+  // does not fit in guest memory.
+  bool setup_frame(Hart& h, const SigInfo& info);
   bool on_altstack(uint64_t sp) const;
   // The host signals brisk turns into guest signals while run() runs.
   std::vector<int> caught_host_signals() const;

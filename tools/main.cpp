@@ -327,6 +327,10 @@ void add_user_options(CLI::App* cmd, UserArgs& a) {
       ->check(CLI::ExistingDirectory);
   cmd->add_flag("--stats", a.stats, "Print instructions retired, wall time and MIPS on exit");
   cmd->add_option("--cpu", a.user.cpu, kCpuHelp)->capture_default_str();
+  cmd->add_option("--cpus", a.user.cpus,
+                  "CPUs the guest sees in sched_getaffinity, /sys/devices/system/cpu and /proc/cpuinfo "
+                  "(default: those brisk may run on)")
+      ->check(CLI::Range(1u, brisk::LinuxUser::kMaxCpus));
   add_limit_options(cmd, a.limits);
   add_engine_options(cmd, a.user.engine);
   a.argv0 = cmd->add_option("--argv0", a.argv0_name, "Give the program NAME as argv[0] instead of PROG (like qemu-riscv64 -0)")

@@ -1,6 +1,7 @@
 /* Processes: fork, vfork and clone3 make children with memory of their own; wait4 and waitid report
  * how they ended (an exit status, or the signal that killed them); a pipe2 pipe carries data between
- * them; prctl(PR_SET_NAME) shows in /proc/self/comm. */
+ * them; clone3's CLONE_CLEAR_SIGHAND resets the child's handlers; prctl(PR_SET_NAME) shows in
+ * /proc/self/comm. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -110,6 +111,10 @@ static void check_pipe(void)
     CHECK_EQ(si.si_uid, getuid());
 }
 
+#ifndef GUEST_QEMU_REF
+static void on_usr1(int sig) { (void)sig; }
+#endif
+
 static void check_clone3(void)
 {
 #ifndef GUEST_QEMU_REF /* qemu-riscv64 7.2 has no clone3 */
@@ -139,6 +144,36 @@ static void check_clone3(void)
     CHECK_EQ(waitpid(pid, &status, 0), pid);
     CHECK(WIFEXITED(status));
     CHECK_EQ(WEXITSTATUS(status), 9);
+
+    /* CLONE_CLEAR_SIGHAND, as glibc's posix_spawn uses it: handled signals start at SIG_DFL in the
+     * child, ignored ones stay ignored, and the parent keeps its own. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_usr1;
+    sa.sa_flags = SA_RESTART;
+    CHECK_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
+    CHECK(signal(SIGUSR2, SIG_IGN) != SIG_ERR);
+    memset(&args, 0, sizeof args);
+    args.exit_signal = SIGCHLD;
+    args.flags = CLONE_CLEAR_SIGHAND | CLONE_SIGHAND | CLONE_VM;
+    CHECK_EQ(syscall(SYS_clone3, &args, sizeof args), -1);
+    CHECK_EQ(errno, EINVAL);
+    args.flags = CLONE_CLEAR_SIGHAND;
+    pid = syscall(SYS_clone3, &args, sizeof args);
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        struct sigaction usr1, usr2;
+        if (sigaction(SIGUSR1, NULL, &usr1) || sigaction(SIGUSR2, NULL, &usr2))
+            _exit(1);
+        _exit(usr1.sa_handler == SIG_DFL && usr1.sa_flags == 0 && usr2.sa_handler == SIG_IGN ? 10 : 2);
+    }
+    CHECK_EQ(waitpid(pid, &status, 0), pid);
+    CHECK(WIFEXITED(status));
+    CHECK_EQ(WEXITSTATUS(status), 10);
+    CHECK_EQ(sigaction(SIGUSR1, NULL, &sa), 0);
+    CHECK(sa.sa_handler == on_usr1);
+    signal(SIGUSR1, SIG_DFL);
+    signal(SIGUSR2, SIG_DFL);
 #endif
 }
 

@@ -41,7 +41,7 @@ static void hwprobe(void) {
     CHECK(p[0].value & 1); /* RISCV_HWPROBE_IMA_FD */
     CHECK_EQ(p[1].key, -1);
     CHECK_EQ(p[1].value, 0);
-    /* Reserved flags, a cpu set without CPU 0. */
+    /* Reserved flags, a cpu set of CPU 1 only (brisk run --cpus 1 gives the guest one CPU). */
     CHECK_ERRNO(raw(__NR_riscv_hwprobe, (long)p, 2, 0, 0, 1), EINVAL);
     unsigned long cpus = 2;
     CHECK_ERRNO(raw(__NR_riscv_hwprobe, (long)p, 2, sizeof cpus, (long)&cpus, 0), EINVAL);
