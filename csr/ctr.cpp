@@ -1,6 +1,8 @@
 // Smctr/Ssctr: the recording rules (smctr.adoc, "Behavior") and the CTR CSRs.
 #include "csr/ctr.h"
 
+#include <algorithm>
+
 #include "csr/causes.h"
 #include "csr/csr_numbers.h"
 #include "csr/privileged.h"
@@ -57,6 +59,7 @@ void push(State& c, uint64_t now, uint64_t source, uint64_t target, TransferType
 
 // sync_activity at instret `now` (an xRET's own retirement is not yet in Hart::instret).
 void sync_at(Hart& h, uint64_t now) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   const bool active = active_in(h, static_cast<unsigned>(h.priv), csr::virtual_mode(h));
   // cycle_base = instret - counter while active, the counter itself while not: one formula each way.
@@ -104,7 +107,27 @@ uint32_t record_mask(const Hart& h, unsigned priv, bool virt) {
   return static_cast<uint32_t>(((~filters & ~ntbr) | (filters & ntbr)) & kFilterTypes);
 }
 
+void sync_ring(Hart& h) {
+  Ring& r = h.ctr_ring;
+  State& c = h.csr.ctr;
+  if (r.written == r.synced) return;
+  // The records older than the last depth() would be overwritten: skip them, with WRPTR advanced
+  // past them and the cycle counter as the last one restarted it.
+  const uint64_t first = r.written - std::min<uint64_t>(r.written - r.synced, depth(c));
+  if (first != r.synced) {
+    c.wrptr_off = (c.wrptr_off + (first - r.synced) * sizeof(Entry)) & c.wrptr_mask;
+    restart_cycles(c, r.instret[(first - 1) % Ring::kSlots]);
+  }
+  for (uint64_t k = first; k != r.written; k++) {
+    const unsigned slot = static_cast<unsigned>(k % Ring::kSlots);
+    const Site& site = *reinterpret_cast<const Site*>(r.site[slot] & ~uint64_t(1));
+    push(c, r.instret[slot], site.source, site.indirect ? r.target[slot] : site.target, site.type, r.site[slot] & 1);
+  }
+  r.synced = r.written;
+}
+
 void record(Hart& h, uint64_t source, uint64_t target, TransferType type, bool misp) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   const uint64_t now = h.instret;
   if (!(control(h, csr::virtual_mode(h)) & CTRCTL_RASEMU)) return push(c, now, source, target, type, misp);
@@ -122,6 +145,7 @@ void record(Hart& h, uint64_t source, uint64_t target, TransferType type, bool m
 
 void on_trap(Hart& h, unsigned from_priv, bool from_virt, unsigned to_priv, bool to_virt, uint64_t mcause,
              uint64_t epc, uint64_t handler) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   const uint64_t now = h.instret;  // the trapping instruction did not retire
   if (h.csr.isa.has(Ext::Smctr) && !c.frozen) {
@@ -149,6 +173,7 @@ void on_trap(Hart& h, unsigned from_priv, bool from_virt, unsigned to_priv, bool
 
 void on_trap_return(Hart& h, unsigned from_priv, bool from_virt, unsigned to_priv, bool to_virt, uint64_t source,
                     uint64_t target) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   const uint64_t now = h.instret + 1;  // the xRET retires
   const uint64_t filters = transition_filters(h, from_virt, to_virt);
@@ -161,6 +186,7 @@ void on_trap_return(Hart& h, unsigned from_priv, bool from_virt, unsigned to_pri
 void sync_activity(Hart& h) { sync_at(h, h.instret); }
 
 void reset_cycles(Hart& h) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   c.cycle_base = c.active ? h.instret : 0;
 }
@@ -168,6 +194,7 @@ void reset_cycles(Hart& h) {
 unsigned depth(const State& c) { return 16u << c.depth_code; }
 
 void reset(Hart& h) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   const uint8_t depths = c.depths;
   c = State{};
@@ -176,6 +203,7 @@ void reset(Hart& h) {
 }
 
 void set_depth(Hart& h, unsigned code) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   c.depth_code = code;
   c.wrptr_mask = (depth(c) - 1) * sizeof(Entry) | (sizeof(Entry) - 1);
@@ -183,6 +211,7 @@ void set_depth(Hart& h, unsigned code) {
 }
 
 void write_ctrctl(Hart& h, uint64_t v, bool virt) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   (virt ? c.vsctrctl : c.mctrctl) = v & (virt ? SCTRCTL_MASK : MCTRCTL_MASK);
   sync_activity(h);
@@ -197,12 +226,14 @@ void write_sctrctl(Hart& h, uint64_t v, bool virt) {
   write_ctrctl(h, machine_only | (v & SCTRCTL_MASK), virt);
 }
 
-uint64_t sctrstatus(const Hart& h) {
+uint64_t sctrstatus(Hart& h) {
+  sync_ring(h);
   const State& c = h.csr.ctr;
   return c.wrptr_off / sizeof(Entry) | (c.frozen ? SCTRSTATUS_FROZEN : 0);
 }
 
 void write_sctrstatus(Hart& h, uint64_t v) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   // WRPTR bits at or above the depth are read-only zero.
   c.wrptr_off = (v & SCTRSTATUS_WRPTR) * sizeof(Entry) & c.wrptr_mask;
@@ -211,7 +242,8 @@ void write_sctrstatus(Hart& h, uint64_t v) {
   h.request_exit();  // FROZEN is in record_mask
 }
 
-Record logical_entry(const Hart& h, unsigned n) {
+Record logical_entry(Hart& h, unsigned n) {
+  sync_ring(h);
   const State& c = h.csr.ctr;
   if (n >= depth(c)) return {0, 0, 0};
   const Entry& e = physical_entry(c, n);
@@ -227,6 +259,7 @@ Status sctrclr(Hart& h, const Insn& i, bool virt) {
 }
 
 void clear(Hart& h) {
+  sync_ring(h);
   for (Entry& e : h.csr.ctr.entries) e = {};  // every physical entry, whatever the depth
   reset_cycles(h);
 }
@@ -261,6 +294,7 @@ uint64_t entry_read(Hart& h, uint64_t select, unsigned ireg) {
 // The entry registers are MXLEN wide: were XLEN narrower, the written value would be zero-extended
 // (brisk is RV64 only, so XLEN = MXLEN and the value is stored as written).
 void entry_write(Hart& h, uint64_t select, unsigned ireg, uint64_t v) {
+  ctr::sync_ring(h);
   ctr::State& c = h.csr.ctr;
   const unsigned n = static_cast<unsigned>(select - ctr::kEntrySelectFirst), d = ctr::depth(c);
   if (n >= d || ireg > 3) return;

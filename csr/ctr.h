@@ -1,15 +1,20 @@
 // Smctr/Ssctr, Control Transfer Records: the CSR fields, the buffer state, and the one recording
 // point every engine uses (docs/architecture.md, "Control transfer records").
 //
-// The buffer is kept architecturally, entry by entry, so that every read is exact: translated code
-// stores a record inline with the same layout and the same rules as record() below, and the lockstep
-// checker compares the whole State between engines. While translated code that records runs, WRPTR
-// (wrptr_off) and cycle_base live in host registers and State holds them only outside it and around
-// helper calls (jit/x64/translator.h). Which transfers qualify is decided from
-// record_mask(), which is part of the translation key: with CTR inactive nothing is emitted.
+// The buffer is kept architecturally, entry by entry, so that every read is exact; the lockstep
+// checker compares the whole State between engines. Translated code records into a host-side Ring
+// of compact records instead, which sync_ring() turns into entries, through record()'s rules, before
+// anything reads or changes the buffer (every function below does it first). Under RASEMU, whose
+// pops reach entries of any age, translated code stores into the buffer itself, with WRPTR
+// (wrptr_off) and cycle_base in host registers (jit/x64/translator.h). Which transfers qualify is
+// decided from record_mask(), which is part of the translation key: with CTR inactive nothing is
+// emitted.
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <map>
+#include <tuple>
 
 #include "jit/transfer.h"
 
@@ -125,6 +130,47 @@ struct State {
   Entry entries[kMaxDepth];
 };
 
+// What translated code knows of a transfer it records, at translation time: the source pc, the type
+// and, unless `indirect`, the target. Sites stay where they are for the life of their SiteTable.
+struct Site {
+  uint64_t source = 0;
+  uint64_t target = 0;
+  TransferType type{};
+  bool indirect = false;
+};
+static_assert(alignof(Site) >= 2, "Ring::site keeps MISP in bit 0");
+
+// The sites of a code cache, each once, append-only: a code-cache flush leaves them in place, as
+// records of any hart that ran the cache may still name them until sync_ring.
+class SiteTable {
+ public:
+  const Site* intern(const Site& s) {
+    auto [it, added] = index_.try_emplace(std::tuple(s.source, s.target, s.type, s.indirect), nullptr);
+    if (added) it->second = &sites_.emplace_back(s);
+    return it->second;
+  }
+
+ private:
+  std::deque<Site> sites_;  // never moves an element
+  std::map<std::tuple<uint64_t, uint64_t, TransferType, bool>, const Site*> index_;
+};
+
+// The records translated code made and sync_ring has not yet pushed into the buffer, oldest first:
+// record k is in slot k % kSlots. A record is the instret after its transfer retired, its site with
+// MISP in bit 0 and, for indirect sites, its target. Only the last depth() records become entries,
+// but the one before them gives the first its cycle count: kSlots exceeds kMaxDepth.
+struct Ring {
+  static constexpr unsigned kSlots = 2 * kMaxDepth;
+  uint64_t written = 0;  // records made (translated code keeps it in a host register)
+  uint64_t synced = 0;   // records pushed into the buffer
+  uint64_t instret[kSlots];
+  uint64_t site[kSlots];
+  uint64_t target[kSlots];
+};
+
+// Pushes the ring's records into the buffer, as record() would have, in order.
+void sync_ring(Hart& h);
+
 // Bits of record_mask(): bit TYPE for each transfer type the current mode records, and kRasEmu when
 // RASEMU is set (then only calls, returns and co-routine swaps, with their stack rules). Zero when
 // CTR is inactive: the mode is not enabled, CTR is frozen, or the hart lacks Smctr.
@@ -174,9 +220,10 @@ void write_ctrctl(Hart& h, uint64_t v, bool virt);
 uint64_t sctrctl(const Hart& h, bool virt);
 void write_sctrctl(Hart& h, uint64_t v, bool virt);
 // sctrstatus: WRPTR and FROZEN.
-uint64_t sctrstatus(const Hart& h);
+uint64_t sctrstatus(Hart& h);
 void write_sctrstatus(Hart& h, uint64_t v);
 // The physical entry that holds logical entry n (0 = youngest), for n below the depth.
+// (After sync_ring: the buffer as it stands.)
 inline Entry& physical_entry(State& c, unsigned n) {
   const unsigned wrptr = static_cast<unsigned>(c.wrptr_off / sizeof(Entry));
   return c.entries[(wrptr - n - 1) & ((16u << c.depth_code) - 1)];
@@ -190,7 +237,7 @@ inline uint64_t recorded_cycles(const Entry& e) {
 struct Record {
   uint64_t source, target, data;
 };
-Record logical_entry(const Hart& h, unsigned n);
+Record logical_entry(Hart& h, unsigned n);
 // SCTRCLR executed with V = virt.
 Status sctrclr(Hart& h, const Insn& i, bool virt);
 // What SCTRCLR does once its checks pass: every entry zeroed, the cycle counter reset.
