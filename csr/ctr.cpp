@@ -7,6 +7,7 @@
 #include "csr/csr_numbers.h"
 #include "csr/privileged.h"
 #include "csr/table.h"
+#include "runtime/error.h"
 #include "runtime/hart.h"
 
 namespace brisk::ctr {
@@ -107,21 +108,36 @@ uint32_t record_mask(const Hart& h, unsigned priv, bool virt) {
   return static_cast<uint32_t>(((~filters & ~ntbr) | (filters & ntbr)) & kFilterTypes);
 }
 
+uint32_t SiteTable::intern(const Site& s) {
+  auto [it, added] = index_.try_emplace(s.key(), static_cast<uint32_t>(sites_.size()));
+  if (added) {
+    if (sites_.size() == kMaxSites) throw Error("CTR: more than {} transfer sites translated", kMaxSites);
+    sites_.push_back(s);
+  }
+  return it->second;
+}
+
 void sync_ring(Hart& h) {
   Ring& r = h.ctr_ring;
   State& c = h.csr.ctr;
   if (r.written == r.synced) return;
+  auto now = [&](uint64_t k) {
+    const unsigned slot = static_cast<unsigned>(k % Ring::kSlots);
+    return r.instret[slot] + (*r.sites)[r.site[slot] >> 2].instret_offset;
+  };
   // The records older than the last depth() would be overwritten: skip them, with WRPTR advanced
   // past them and the cycle counter as the last one restarted it.
   const uint64_t first = r.written - std::min<uint64_t>(r.written - r.synced, depth(c));
   if (first != r.synced) {
     c.wrptr_off = (c.wrptr_off + (first - r.synced) * sizeof(Entry)) & c.wrptr_mask;
-    restart_cycles(c, r.instret[(first - 1) % Ring::kSlots]);
+    restart_cycles(c, now(first - 1));
   }
   for (uint64_t k = first; k != r.written; k++) {
     const unsigned slot = static_cast<unsigned>(k % Ring::kSlots);
-    const Site& site = *reinterpret_cast<const Site*>(r.site[slot] & ~uint64_t(1));
-    push(c, r.instret[slot], site.source, site.indirect ? r.target[slot] : site.target, site.type, r.site[slot] & 1);
+    const Site& site = (*r.sites)[r.site[slot] >> 2];
+    // The counter predicted taken from 2 up (pmu::Gshare::mispredicted); other sites have none, 0.
+    const bool misp = ((r.site[slot] >> 1) & 1) != (site.type == TransferType::TakenBranch);
+    push(c, now(k), site.source, site.indirect ? r.target[slot] : site.target, site.type, misp);
   }
   r.synced = r.written;
 }

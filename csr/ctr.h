@@ -130,41 +130,45 @@ struct State {
   Entry entries[kMaxDepth];
 };
 
-// What translated code knows of a transfer it records, at translation time: the source pc, the type
-// and, unless `indirect`, the target. Sites stay where they are for the life of their SiteTable.
+// What translated code knows of a transfer it records, at translation time: the source pc, the type,
+// the target unless `indirect`, and how far instret is past the host register that holds it (r15)
+// once the transfer retired.
 struct Site {
   uint64_t source = 0;
   uint64_t target = 0;
   TransferType type{};
   bool indirect = false;
+  uint32_t instret_offset = 0;
+  auto key() const { return std::tuple(source, target, type, indirect, instret_offset); }
 };
-static_assert(alignof(Site) >= 2, "Ring::site keeps MISP in bit 0");
 
-// The sites of a code cache, each once, append-only: a code-cache flush leaves them in place, as
-// records of any hart that ran the cache may still name them until sync_ring.
+// The sites of a code cache, each once, append-only and numbered in order: a code-cache flush leaves
+// them in place, as records of any hart that ran the cache may still name them until sync_ring.
 class SiteTable {
  public:
-  const Site* intern(const Site& s) {
-    auto [it, added] = index_.try_emplace(std::tuple(s.source, s.target, s.type, s.indirect), nullptr);
-    if (added) it->second = &sites_.emplace_back(s);
-    return it->second;
-  }
+  // Numbers fit Ring::site with the two counter bits below them.
+  static constexpr uint32_t kMaxSites = 1u << 29;
+  uint32_t intern(const Site& s);
+  const Site& operator[](uint32_t n) const { return sites_[n]; }
 
  private:
-  std::deque<Site> sites_;  // never moves an element
-  std::map<std::tuple<uint64_t, uint64_t, TransferType, bool>, const Site*> index_;
+  std::deque<Site> sites_;
+  std::map<decltype(Site{}.key()), uint32_t> index_;
 };
 
 // The records translated code made and sync_ring has not yet pushed into the buffer, oldest first:
-// record k is in slot k % kSlots. A record is the instret after its transfer retired, its site with
-// MISP in bit 0 and, for indirect sites, its target. Only the last depth() records become entries,
-// but the one before them gives the first its cycle count: kSlots exceeds kMaxDepth.
+// record k is in slot k % kSlots. A record is the value of r15 when it was made (instret less its
+// site's instret_offset), its site's number in `sites` shifted left by two with, for a conditional
+// branch, the gshare counter its prediction came from (csr/pmu.h) in bits 1:0, and, for indirect
+// sites, its target. Only the last depth() records become entries, but the one before them gives
+// the first its cycle count: kSlots exceeds kMaxDepth.
 struct Ring {
   static constexpr unsigned kSlots = 2 * kMaxDepth;
   uint64_t written = 0;  // records made (translated code keeps it in a host register)
   uint64_t synced = 0;   // records pushed into the buffer
+  const SiteTable* sites = nullptr;  // the table of the engine that runs the hart
   uint64_t instret[kSlots];
-  uint64_t site[kSlots];
+  uint32_t site[kSlots];
   uint64_t target[kSlots];
 };
 

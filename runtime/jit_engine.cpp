@@ -300,6 +300,7 @@ uint32_t JitEngine::run_unchained(Hart& h, unsigned n) {
   static LookupTable empty{};
   h.jit_lookup = empty.data();
   h.code_written = false;
+  h.ctr_ring.sites = &ctr_sites_;
   GuestCode guest;
   return trampolines(b->bc.plan.cfg.record_mask).enter(&h, b->bc.code);
 }
@@ -325,6 +326,7 @@ uint32_t JitEngine::enter(Hart& h) {
   lookup[x64::lookup_index(h.pc)] = {h.pc, b->bc.code};
   h.jit_lookup = lookup.data();
   h.code_written = false;  // whatever set it outside translated code has no store to follow
+  h.ctr_ring.sites = &ctr_sites_;  // the sites of the records it makes
   const uint32_t exit = [&] {
     GuestCode guest;
     return trampolines(b->bc.plan.cfg.record_mask).enter(&h, b->bc.code);

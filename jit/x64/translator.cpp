@@ -301,8 +301,9 @@ class BlockEmitter {
   }
   // The branch predictor (pmu::Gshare) inline, on the path where the outcome is `taken`, when the plan
   // says it runs. Same state and arithmetic as Gshare::mispredicted. A miss counts when branch misses
-  // are counted; with `misp`, rdx = 1 on a miss, else 0, for ctrtarget.MISP.
-  void emit_branch_predict(const jit::PlanInsn& p, bool taken, bool misp) {
+  // are counted; edx keeps the counter the prediction came from, which gives ctrtarget.MISP
+  // (ctr::Ring).
+  void emit_branch_predict(const jit::PlanInsn& p, bool taken) {
     if (!p.predict) return;
     using pmu::Gshare;
     const size_t g = offsetof(Hart, csr) + offsetof(csr::State, pmu) + offsetof(pmu::State, predictor);
@@ -330,10 +331,6 @@ class BlockEmitter {
     a_.lea(history, x86::ptr(history.r64(), history.r64(), 0, taken ? 1 : 0));  // history << 1 | taken
     a_.and_(history, Imm(mask));
     if (!pinned) a_.mov(kHistoryMem, x86::cx);
-    if (misp) {  // edx still holds the counter the prediction came from: MISP = taken xor bit 1
-      a_.shr(x86::edx, Imm(1));
-      if (taken) a_.xor_(x86::edx, Imm(1));
-    }
   }
 
   // Inline FP operations accrue their flags in MXCSR (runtime/fp.h): copy them to hart.fflags before
@@ -442,31 +439,34 @@ class BlockEmitter {
     }
   }
   // ctr::record (csr/ctr.cpp) after the transfer retired: now = instret = r15 + pending_ + 1. The
-  // target is `target`, or rax when not given; with `misp`, rdx holds ctrtarget.MISP
-  // (emit_branch_predict). Clobbers rcx, rdx and xmm0, and rax unless it is the target.
-  void emit_ctr_record(jit::CtrOp op, TransferType type, std::optional<uint64_t> target, bool misp) {
+  // target is `target`, or rax when not given; for a branch (`predicted`), edx holds the
+  // predictor's counter (emit_branch_predict). Clobbers rcx, rdx and xmm0, and rax unless it is the
+  // target.
+  void emit_ctr_record(jit::CtrOp op, TransferType type, std::optional<uint64_t> target, bool predicted) {
     if (op == jit::CtrOp::None) return;
-    if (cfg_.regs.ctr == CtrRecording::Ring) return emit_ring_record(type, target, misp);
+    if (cfg_.regs.ctr == CtrRecording::Ring) return emit_ring_record(type, target, predicted);
     emit_buffer_record(op, type, target);
   }
 
-  // Ring slot `rcx` of field `field` (an array of uint64_t).
-  static Mem ring_slot(size_t field) {
-    return x86::qword_ptr(kHart, x86::rcx, 3, static_cast<int32_t>(offsetof(Hart, ctr_ring) + field));
+  // Slot rcx of the ctr::Ring array at `field`, of `size`-byte elements.
+  static Mem ring_slot(size_t field, uint32_t size) {
+    return x86::ptr(kHart, x86::rcx, size == 8 ? 3 : 2, static_cast<int32_t>(offsetof(Hart, ctr_ring) + field), size);
   }
   // A push as a ctr::Ring record: two stores (three for an indirect target) and the count's bump.
-  void emit_ring_record(TransferType type, std::optional<uint64_t> target, bool misp) {
-    const ctr::Site* site = cfg_.ctr_sites->intern({.source = pc_, .target = target.value_or(0), .type = type,
-                                                    .indirect = !target});
-    const Gp tmp = target ? Gp(x86::rax) : Gp(x86::rdx);  // free here
+  void emit_ring_record(TransferType type, std::optional<uint64_t> target, bool predicted) {
+    const uint32_t site = cfg_.ctr_sites->intern({.source = pc_, .target = target.value_or(0), .type = type,
+                                                   .indirect = !target, .instret_offset = pending_ + 1});
     a_.mov(x86::ecx, kCtrCursor.r32());
     a_.and_(x86::ecx, Imm(ctr::Ring::kSlots - 1));
-    a_.lea(tmp, x86::ptr(kInstretReg, static_cast<int32_t>(pending_ + 1)));
-    a_.mov(ring_slot(offsetof(ctr::Ring, instret)), tmp);
-    if (!target) a_.mov(ring_slot(offsetof(ctr::Ring, target)), x86::rax);
-    a_.mov(tmp, Imm(reinterpret_cast<uint64_t>(site)));
-    if (misp) a_.or_(tmp, x86::rdx);
-    a_.mov(ring_slot(offsetof(ctr::Ring, site)), tmp);
+    a_.mov(ring_slot(offsetof(ctr::Ring, instret), 8), kInstretReg);
+    if (!target) a_.mov(ring_slot(offsetof(ctr::Ring, target), 8), x86::rax);
+    const int32_t word = static_cast<int32_t>(site << 2);
+    if (predicted) {
+      a_.lea(x86::edx, x86::ptr(x86::rdx, word));
+      a_.mov(ring_slot(offsetof(ctr::Ring, site), 4), x86::edx);
+    } else {
+      a_.mov(ring_slot(offsetof(ctr::Ring, site), 4), Imm(word));
+    }
     a_.add(kCtrCursor, Imm(1));
   }
 
@@ -610,8 +610,8 @@ class BlockEmitter {
   // One side of a conditional branch, once it retired: the predictor, then the record.
   void emit_branch_side(const jit::PlanInsn& p, bool taken) {
     const jit::CtrOp op = taken ? p.record_taken : p.record_not_taken;
-    emit_branch_predict(p, taken, op != jit::CtrOp::None);
-    emit_ctr_record(op, taken ? p.taken_type : p.not_taken_type, taken ? p.target : pc_ + p.insn.len, true);
+    emit_branch_predict(p, taken);
+    emit_ctr_record(op, taken ? p.taken_type : p.not_taken_type, taken ? p.target : pc_ + p.insn.len, p.predict);
   }
 
   // The taken side of a conditional branch: records, counts and leaves to the target.
