@@ -109,9 +109,9 @@ uint32_t record_mask(const Hart& h, unsigned priv, bool virt) {
 }
 
 uint32_t SiteTable::intern(const Site& s) {
-  auto [it, added] = index_.try_emplace(s.key(), static_cast<uint32_t>(sites_.size()));
+  auto [it, added] = index_.try_emplace(s.key(), static_cast<uint32_t>(sites_.size() + 1));
   if (added) {
-    if (sites_.size() == kMaxSites) throw Error("CTR: more than {} transfer sites translated", kMaxSites);
+    if (sites_.size() >= kMaxSites) throw Error("CTR: more than {} transfer sites translated", kMaxSites);
     sites_.push_back(s);
   }
   return it->second;
@@ -119,27 +119,31 @@ uint32_t SiteTable::intern(const Site& s) {
 
 void sync_ring(Hart& h) {
   Ring& r = h.ctr_ring;
+  constexpr uint64_t wrap = Ring::kSlots - 1;
+  // At least kSlots records when the 0 before `synced` was overwritten: then only how many modulo
+  // kSlots, and so modulo the depth, matters.
+  const uint64_t n = ((r.next - r.synced) & wrap) + (r.site[(r.synced - 1) & wrap] ? Ring::kSlots : 0);
+  if (!n) return;
   State& c = h.csr.ctr;
-  if (r.written == r.synced) return;
-  auto now = [&](uint64_t k) {
-    const unsigned slot = static_cast<unsigned>(k % Ring::kSlots);
-    return r.instret[slot] + (*r.sites)[r.site[slot] >> 2].instret_offset;
-  };
+  auto slot = [&](uint64_t k) { return static_cast<unsigned>((r.synced + k) & wrap); };
+  auto site = [&](unsigned s) -> const Site& { return (*r.sites)[r.site[s] >> 2]; };
+  auto now = [&](unsigned s) { return r.instret[s] + site(s).instret_offset; };
   // The records older than the last depth() would be overwritten: skip them, with WRPTR advanced
   // past them and the cycle counter as the last one restarted it.
-  const uint64_t first = r.written - std::min<uint64_t>(r.written - r.synced, depth(c));
-  if (first != r.synced) {
-    c.wrptr_off = (c.wrptr_off + (first - r.synced) * sizeof(Entry)) & c.wrptr_mask;
-    restart_cycles(c, now(first - 1));
+  const uint64_t first = n - std::min<uint64_t>(n, depth(c));
+  if (first) {
+    c.wrptr_off = (c.wrptr_off + first * sizeof(Entry)) & c.wrptr_mask;
+    restart_cycles(c, now(slot(first - 1)));
   }
-  for (uint64_t k = first; k != r.written; k++) {
-    const unsigned slot = static_cast<unsigned>(k % Ring::kSlots);
-    const Site& site = (*r.sites)[r.site[slot] >> 2];
+  for (uint64_t k = first; k != n; k++) {
+    const unsigned s = slot(k);
+    const Site& t = site(s);
     // The counter predicted taken from 2 up (pmu::Gshare::mispredicted); other sites have none, 0.
-    const bool misp = ((r.site[slot] >> 1) & 1) != (site.type == TransferType::TakenBranch);
-    push(c, now(k), site.source, site.indirect ? r.target[slot] : site.target, site.type, misp);
+    const bool misp = ((r.site[s] >> 1) & 1) != (t.type == TransferType::TakenBranch);
+    push(c, now(s), t.source, t.indirect ? r.target[s] : t.target, t.type, misp);
   }
-  r.synced = r.written;
+  r.synced = r.next;
+  r.site[(r.synced - 1) & wrap] = 0;
 }
 
 void record(Hart& h, uint64_t source, uint64_t target, TransferType type, bool misp) {

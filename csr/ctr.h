@@ -142,34 +142,37 @@ struct Site {
   auto key() const { return std::tuple(source, target, type, indirect, instret_offset); }
 };
 
-// The sites of a code cache, each once, append-only and numbered in order: a code-cache flush leaves
-// them in place, as records of any hart that ran the cache may still name them until sync_ring.
+// The sites of a code cache, each once, append-only and numbered in order from 1: a code-cache flush
+// leaves them in place, as records of any hart that ran the cache may still name them until
+// sync_ring.
 class SiteTable {
  public:
-  // Numbers fit Ring::site with the two counter bits below them.
-  static constexpr uint32_t kMaxSites = 1u << 29;
+  // Numbers fit a Ring site word, which translated code builds with a signed 32-bit displacement.
+  static constexpr uint32_t kMaxSites = (1u << 29) - 1;
   uint32_t intern(const Site& s);
-  const Site& operator[](uint32_t n) const { return sites_[n]; }
+  const Site& operator[](uint32_t n) const { return sites_[n - 1]; }
 
  private:
   std::deque<Site> sites_;
   std::map<decltype(Site{}.key()), uint32_t> index_;
 };
 
-// The records translated code made and sync_ring has not yet pushed into the buffer, oldest first:
-// record k is in slot k % kSlots. A record is the value of r15 when it was made (instret less its
-// site's instret_offset), its site's number in `sites` shifted left by two with, for a conditional
-// branch, the gshare counter its prediction came from (csr/pmu.h) in bits 1:0, and, for indirect
-// sites, its target. Only the last depth() records become entries, but the one before them gives
-// the first its cycle count: kSlots exceeds kMaxDepth.
+// The records translated code made and sync_ring has not yet pushed into the buffer, oldest first,
+// from slot `synced` to the slot before `next`, wrapping at kSlots. A record is the value of r15 when
+// it was made (instret less its site's instret_offset), a site word: its site's number in `sites`
+// shifted left by two, with, for a conditional branch, the gshare counter its prediction came from
+// (csr/pmu.h) in bits 1:0; and, for indirect sites, its target. Translated code only
+// bumps `next` with a wrap, so sync_ring leaves a site word of 0 in the slot before `synced`: while
+// it stays, fewer than kSlots records were made. Only the last depth() records become entries, and
+// the one before them gives the first its cycle count: kSlots exceeds kMaxDepth.
 struct Ring {
   static constexpr unsigned kSlots = 2 * kMaxDepth;
-  uint64_t written = 0;  // records made (translated code keeps it in a host register)
-  uint64_t synced = 0;   // records pushed into the buffer
+  uint64_t next = 0;    // translated code keeps it in a host register
+  uint64_t synced = 0;
   const SiteTable* sites = nullptr;  // the table of the engine that runs the hart
-  uint64_t instret[kSlots];
-  uint32_t site[kSlots];
-  uint64_t target[kSlots];
+  uint64_t instret[kSlots] = {};
+  uint32_t site[kSlots] = {};
+  uint64_t target[kSlots] = {};
 };
 
 // Pushes the ring's records into the buffer, as record() would have, in order.

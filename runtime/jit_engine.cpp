@@ -284,7 +284,7 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
   if (regs.ctr == x64::CtrRecording::None) return true;
   h.csr.pmu.predictor.history = static_cast<uint16_t>(greg(x64::gshare_history_host_id()));
   if (regs.ctr == x64::CtrRecording::Ring) {
-    h.ctr_ring.written = greg(x64::ctr_cursor_host_id());
+    h.ctr_ring.next = greg(x64::ctr_cursor_host_id());
   } else {
     h.csr.ctr.wrptr_off = greg(x64::ctr_cursor_host_id());
     h.csr.ctr.cycle_base = -greg(x64::ctr_neg_cycle_base_host_id());

@@ -37,13 +37,13 @@ Mem xreg(unsigned r) { return hart_q(offsetof(Hart, x) + 8 * r); }
 const Mem kPc = hart_q(offsetof(Hart, pc));
 const Mem kInstret = hart_q(offsetof(Hart, instret));
 
-// HostRegs::ctr, in the host registers of the last guest registers: the ring's record count
+// HostRegs::ctr, in the host registers of the last guest registers: the ring's next slot
 // (CtrRecording::Ring) or WRPTR (Buffer: a byte offset, always wrapped at the depth), the gshare
 // history (12 bits), and for Buffer the negated cycle base (so that one lea computes the cycle count).
 const Gp kCtrCursor = x86::r10, kGshareHistory = x86::r11, kCtrNegCycleBase = x86::r9;
 constexpr size_t kCtr = offsetof(Hart, csr) + offsetof(csr::State, ctr);
 const Mem kWrptrMem = hart_q(kCtr + offsetof(ctr::State, wrptr_off));
-const Mem kRingWrittenMem = hart_q(offsetof(Hart, ctr_ring) + offsetof(ctr::Ring, written));
+const Mem kRingNextMem = hart_q(offsetof(Hart, ctr_ring) + offsetof(ctr::Ring, next));
 const Mem kCycleBaseMem = hart_q(kCtr + offsetof(ctr::State, cycle_base));
 const Mem kHistoryMem = x86::word_ptr(kHart, static_cast<int32_t>(offsetof(Hart, csr) + offsetof(csr::State, pmu) +
                                                                  offsetof(pmu::State, predictor) +
@@ -85,7 +85,7 @@ void load_mapped(x86::Assembler& a, const HostRegs& r) {
   if (r.ctr == CtrRecording::None) return;
   a.movzx(kGshareHistory.r32(), kHistoryMem);
   if (r.ctr == CtrRecording::Ring) {
-    a.mov(kCtrCursor, kRingWrittenMem);
+    a.mov(kCtrCursor, kRingNextMem);
     return;
   }
   a.mov(kCtrCursor, kWrptrMem);
@@ -97,7 +97,7 @@ void store_mapped(x86::Assembler& a, const HostRegs& r) {
   if (r.ctr == CtrRecording::None) return;
   a.mov(kHistoryMem, kGshareHistory.r16());
   if (r.ctr == CtrRecording::Ring) {
-    a.mov(kRingWrittenMem, kCtrCursor);
+    a.mov(kRingNextMem, kCtrCursor);
     return;
   }
   a.mov(kWrptrMem, kCtrCursor);
@@ -448,16 +448,15 @@ class BlockEmitter {
     emit_buffer_record(op, type, target);
   }
 
-  // Slot rcx of the ctr::Ring array at `field`, of `size`-byte elements.
+  // The next slot of the ctr::Ring array at `field`, of `size`-byte elements.
   static Mem ring_slot(size_t field, uint32_t size) {
-    return x86::ptr(kHart, x86::rcx, size == 8 ? 3 : 2, static_cast<int32_t>(offsetof(Hart, ctr_ring) + field), size);
+    return x86::ptr(kHart, kCtrCursor, size == 8 ? 3 : 2, static_cast<int32_t>(offsetof(Hart, ctr_ring) + field),
+                    size);
   }
-  // A push as a ctr::Ring record: two stores (three for an indirect target) and the count's bump.
+  // A push as a ctr::Ring record: two stores (three for an indirect target) and the slot's bump.
   void emit_ring_record(TransferType type, std::optional<uint64_t> target, bool predicted) {
     const uint32_t site = cfg_.ctr_sites->intern({.source = pc_, .target = target.value_or(0), .type = type,
                                                    .indirect = !target, .instret_offset = pending_ + 1});
-    a_.mov(x86::ecx, kCtrCursor.r32());
-    a_.and_(x86::ecx, Imm(ctr::Ring::kSlots - 1));
     a_.mov(ring_slot(offsetof(ctr::Ring, instret), 8), kInstretReg);
     if (!target) a_.mov(ring_slot(offsetof(ctr::Ring, target), 8), x86::rax);
     const int32_t word = static_cast<int32_t>(site << 2);
@@ -467,7 +466,8 @@ class BlockEmitter {
     } else {
       a_.mov(ring_slot(offsetof(ctr::Ring, site), 4), Imm(word));
     }
-    a_.add(kCtrCursor, Imm(1));
+    a_.add(kCtrCursor.r32(), Imm(1));
+    a_.and_(kCtrCursor.r32(), Imm(ctr::Ring::kSlots - 1));
   }
 
   // Under RASEMU (calls, returns and swaps, no branches: no MISP), with the same stores as

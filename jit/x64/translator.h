@@ -6,7 +6,7 @@
 //   up to ten hot guest registers live in rbx, r12-r14 (callee-saved) and rsi, rdi, r8-r11 for the
 //   whole time translated code runs, across chained blocks; hart.x[] holds them only outside it and
 //   around helper calls.
-//   When the translation records CTR (ctr::record_mask is non-zero), r10 holds ctr::Ring::written
+//   When the translation records CTR (ctr::record_mask is non-zero), r10 holds ctr::Ring::next
 //   and r11 pmu::Gshare::history instead of the last two guest registers; under RASEMU r10 holds
 //   ctr::State::wrptr_off and r9 -ctr::State::cycle_base too, in place of the last three. All on the
 //   same terms: the record mask is in the translation key, and links and lookups stay within one
@@ -141,7 +141,7 @@ struct Trampolines {
 int mapped_host_reg(unsigned mapped_regs, unsigned guest);
 // Host register number (asmjit id) of the i-th mapped guest register.
 unsigned mapped_host_id(unsigned i);
-// Host register numbers of ctr::Ring::written (CtrRecording::Ring) or WRPTR's byte offset (Buffer),
+// Host register numbers of ctr::Ring::next (CtrRecording::Ring) or WRPTR's byte offset (Buffer),
 // the gshare history, and -cycle_base (Buffer).
 unsigned ctr_cursor_host_id();
 unsigned gshare_history_host_id();
