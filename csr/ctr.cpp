@@ -127,7 +127,11 @@ void sync_ring(Hart& h) {
   State& c = h.csr.ctr;
   auto slot = [&](uint64_t k) { return static_cast<unsigned>((r.synced + k) & wrap); };
   auto site = [&](unsigned s) -> const Site& { return (*r.sites)[r.site[s] >> 2]; };
-  auto now = [&](unsigned s) { return r.instret[s] + site(s).instret_offset; };
+  auto now = [&](unsigned s) {
+    const uint32_t offset = site(s).instret_offset;
+    while (site(s).shares_instret) s = (s - 1) & wrap;  // never past `synced`: C++ ran there
+    return r.instret[s] + offset;
+  };
   // The records older than the last depth() would be overwritten: skip them, with WRPTR advanced
   // past them and the cycle counter as the last one restarted it.
   const uint64_t first = n - std::min<uint64_t>(n, depth(c));

@@ -132,14 +132,16 @@ struct State {
 
 // What translated code knows of a transfer it records, at translation time: the source pc, the type,
 // the target unless `indirect`, and how far instret is past the host register that holds it (r15)
-// once the transfer retired.
+// once the transfer retired; with `shares_instret`, r15 is that of the record before (in the same
+// block, with no C++ run in between), and its slot does not hold it.
 struct Site {
   uint64_t source = 0;
   uint64_t target = 0;
   TransferType type{};
   bool indirect = false;
+  bool shares_instret = false;
   uint32_t instret_offset = 0;
-  auto key() const { return std::tuple(source, target, type, indirect, instret_offset); }
+  auto key() const { return std::tuple(source, target, type, indirect, shares_instret, instret_offset); }
 };
 
 // The sites of a code cache, each once, append-only and numbered in order from 1: a code-cache flush
@@ -159,12 +161,13 @@ class SiteTable {
 
 // The records translated code made and sync_ring has not yet pushed into the buffer, oldest first,
 // from slot `synced` to the slot before `next`, wrapping at kSlots. A record is the value of r15 when
-// it was made (instret less its site's instret_offset), a site word: its site's number in `sites`
+// it was made (instret less its site's instret_offset) unless its site shares_instret, a site word: its site's number in `sites`
 // shifted left by two, with, for a conditional branch, the gshare counter its prediction came from
 // (csr/pmu.h) in bits 1:0; and, for indirect sites, its target. Translated code only
 // bumps `next` with a wrap, so sync_ring leaves a site word of 0 in the slot before `synced`: while
 // it stays, fewer than kSlots records were made. Only the last depth() records become entries, and
-// the one before them gives the first its cycle count: kSlots exceeds kMaxDepth.
+// the one before them gives the first its cycle count, and those of their block before them their
+// r15: kSlots exceeds kMaxDepth with room for a block's records (jit/block_plan.h).
 struct Ring {
   static constexpr unsigned kSlots = 2 * kMaxDepth;
   uint64_t next = 0;    // translated code keeps it in a host register

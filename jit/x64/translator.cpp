@@ -355,6 +355,7 @@ class BlockEmitter {
   // Leaves the Status in eax with every mapped register reloaded; instret counts the instructions
   // before this one.
   void call_semantics(const Insn& i) {
+    ring_r15_stored_ = false;
     fold_fp_flags();
     set_pc(pc_);
     add_instret(pending_);
@@ -373,6 +374,7 @@ class BlockEmitter {
   // For instructions that never jump: a trap leaves the block, success falls through with the
   // instructions before this one counted (pending_ = 0).
   void emit_helper(const Insn& i) {
+    ring_r15_stored_ = false;
     if (!plan_.cfg.count_events) {  // the shared thunk; counted events need the pending counts inline
       b_.sites.push_back({&i, pc_, pending_});
       a_.mov(x86::rdx, Imm(reinterpret_cast<uint64_t>(&b_.sites.back())));
@@ -453,11 +455,15 @@ class BlockEmitter {
     return x86::ptr(kHart, kCtrCursor, size == 8 ? 3 : 2, static_cast<int32_t>(offsetof(Hart, ctr_ring) + field),
                     size);
   }
-  // A push as a ctr::Ring record: two stores (three for an indirect target) and the slot's bump.
+  static_assert(ctr::Ring::kSlots > ctr::kMaxDepth + jit::PlanConfig{}.max_insns, "ctr::Ring's room for a block");
+  // A push as a ctr::Ring record: its site word, r15 unless the record before it on the way here
+  // stored it, an indirect target, and the slot's bump.
   void emit_ring_record(TransferType type, std::optional<uint64_t> target, bool predicted) {
     const uint32_t site = cfg_.ctr_sites->intern({.source = pc_, .target = target.value_or(0), .type = type,
-                                                   .indirect = !target, .instret_offset = pending_ + 1});
-    a_.mov(ring_slot(offsetof(ctr::Ring, instret), 8), kInstretReg);
+                                                   .indirect = !target, .shares_instret = ring_r15_stored_,
+                                                   .instret_offset = pending_ + 1});
+    if (!ring_r15_stored_) a_.mov(ring_slot(offsetof(ctr::Ring, instret), 8), kInstretReg);
+    ring_r15_stored_ = true;
     if (!target) a_.mov(ring_slot(offsetof(ctr::Ring, target), 8), x86::rax);
     const int32_t word = static_cast<int32_t>(site << 2);
     if (predicted) {
@@ -626,6 +632,7 @@ class BlockEmitter {
 
   // Restores the emitter's position in the block for out-of-line code queued at idx.
   void resume_at(size_t idx, unsigned pending, const std::array<uint16_t, pmu::kEventCount>& ev) {
+    ring_r15_stored_ = false;
     idx_ = idx;
     pc_ = plan_.insns[idx].pc;
     pending_ = pending;
@@ -649,9 +656,11 @@ class BlockEmitter {
   void emit_branch(const jit::PlanInsn& p) {
     Label taken = a_.newLabel();
     emit_branch_test(p.insn, taken);
+    const bool r15_stored = ring_r15_stored_;
     emit_branch_side(p, false);
     emit_direct_exit(pc_ + p.insn.len, 1, &p, false);
     a_.bind(taken);
+    ring_r15_stored_ = r15_stored;
     emit_taken_exit(p);
   }
 
@@ -988,6 +997,7 @@ class BlockEmitter {
   // The out-of-line access through the semantics; for a store, `site` is its fault site, which
   // learns where this code is (FaultSite::slow_off).
   void slow_path(const Insn& i, Label slow, Label back, size_t site = SIZE_MAX) {
+    ring_r15_stored_ = false;  // the fast path goes on after the helper's C++
     const unsigned saved_pending = pending_;
     const auto saved_ev = pend_ev_;
     slow_paths_.push_back([this, &i, slow, back, saved_pending, saved_ev, idx = idx_, site] {
@@ -1328,6 +1338,9 @@ class BlockEmitter {
   unsigned pending_ = 0;
   bool fp_emitted_ = false;  // an inline FP operation may have raised flags not yet in hart.fflags
   std::array<uint16_t, pmu::kEventCount> pend_ev_{};  // events of retired instructions not yet counted
+  // A ring record on the way here stored r15, which has not changed since and no C++ has run: the
+  // next record may leave its slot's r15 out (ctr::Site::shares_instret).
+  bool ring_r15_stored_ = false;
   const jit::BlockPlan& plan_;
 };
 
