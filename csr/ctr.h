@@ -100,8 +100,8 @@ constexpr uint64_t decode_cycles(uint64_t cc) {
 // 63 set when it is valid (CCV): ctrdata's CCV and CC are derived from it on read, so that recording
 // is a subtraction and a store, and a zeroed entry reads as zero. A software write of ctrdata sets
 // `cycles` so that it reads back the CC and CCV written.
-// source and type come first: translated code knows both when it translates a transfer, and stores
-// them as one 16-byte constant.
+// source and type come first: under RASEMU translated code knows both when it translates a
+// transfer, and stores them as one 16-byte constant.
 struct Entry {
   uint64_t source = 0;  // ctrsource: PC | V
   uint64_t type = 0;    // ctrdata.TYPE
@@ -189,8 +189,8 @@ uint32_t record_mask(const Hart& h);
 // The same for privilege `priv` with V = `virt` (the V=1 rules, which brisk cannot reach without H).
 uint32_t record_mask(const Hart& h, unsigned priv, bool virt);
 
-// The one recording point for retired branches and jumps (the interpreter calls it; translated code
-// inlines exactly this): a transfer of `type` from `source` to `target` that record_mask(h) has
+// The one recording point for retired branches and jumps (the interpreter calls it; sync_ring pushes
+// translated code's records through the same rules, and under RASEMU translated code inlines it): a transfer of `type` from `source` to `target` that record_mask(h) has
 // qualified, after the instruction retired (Hart::instret counts it). Without RASEMU: the entry at
 // WRPTR gets {source | V, target | MISP, type, CtrCycleCounter}, WRPTR advances, and the counter
 // restarts from zero with CCV valid. With RASEMU a call does the same, a return pops (WRPTR goes back
