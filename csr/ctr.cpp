@@ -109,9 +109,9 @@ uint32_t record_mask(const Hart& h, unsigned priv, bool virt) {
 }
 
 uint32_t SiteTable::intern(const Site& s) {
-  auto [it, added] = index_.try_emplace(s.key(), static_cast<uint32_t>(sites_.size() + 1));
+  auto [it, added] = index_.try_emplace(s.key(), static_cast<uint32_t>(sites_.size()));
   if (added) {
-    if (sites_.size() >= kMaxSites) throw Error("CTR: more than {} transfer sites translated", kMaxSites);
+    if (sites_.size() > kMaxSites) throw Error("CTR: more than {} transfer sites translated", kMaxSites);
     sites_.push_back(s);
   }
   return it->second;
@@ -127,24 +127,27 @@ void sync_ring(Hart& h) {
   State& c = h.csr.ctr;
   auto slot = [&](uint64_t k) { return static_cast<unsigned>((r.synced + k) & wrap); };
   auto site = [&](unsigned s) -> const Site& { return (*r.sites)[r.site[s] >> 2]; };
-  auto now = [&](unsigned s) {
-    const uint32_t offset = site(s).instret_offset;
-    while (site(s).shares_instret) s = (s - 1) & wrap;  // never past `synced`: C++ ran there
-    return r.instret[s] + offset;
+  // r15 of the record in slot s: its own, or that of the one before it in its block that stored it,
+  // never before `synced` (C++ ran there).
+  auto r15_of = [&](unsigned s) {
+    while (site(s).shares_instret) s = (s - 1) & wrap;
+    return r.instret[s];
   };
   // The records older than the last depth() would be overwritten: skip them, with WRPTR advanced
   // past them and the cycle counter as the last one restarted it.
   const uint64_t first = n - std::min<uint64_t>(n, depth(c));
   if (first) {
     c.wrptr_off = (c.wrptr_off + first * sizeof(Entry)) & c.wrptr_mask;
-    restart_cycles(c, now(slot(first - 1)));
+    const unsigned s = slot(first - 1);
+    restart_cycles(c, r15_of(s) + site(s).instret_offset);
   }
-  for (uint64_t k = first; k != n; k++) {
+  for (uint64_t k = first, r15 = r15_of(slot(first)); k != n; k++) {
     const unsigned s = slot(k);
     const Site& t = site(s);
+    if (!t.shares_instret) r15 = r.instret[s];
     // The counter predicted taken from 2 up (pmu::Gshare::mispredicted); other sites have none, 0.
     const bool misp = ((r.site[s] >> 1) & 1) != (t.type == TransferType::TakenBranch);
-    push(c, now(s), t.source, t.indirect ? r.target[s] : t.target, t.type, misp);
+    push(c, r15 + t.instret_offset, t.source, t.indirect ? r.target[s] : t.target, t.type, misp);
   }
   r.synced = r.next;
   r.site[(r.synced - 1) & wrap] = 0;

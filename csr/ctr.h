@@ -12,9 +12,9 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <tuple>
+#include <vector>
 
 #include "jit/transfer.h"
 
@@ -152,10 +152,10 @@ class SiteTable {
   // Numbers fit a Ring site word, which translated code builds with a signed 32-bit displacement.
   static constexpr uint32_t kMaxSites = (1u << 29) - 1;
   uint32_t intern(const Site& s);
-  const Site& operator[](uint32_t n) const { return sites_[n - 1]; }
+  const Site& operator[](uint32_t n) const { return sites_[n]; }
 
  private:
-  std::deque<Site> sites_;
+  std::vector<Site> sites_ = std::vector<Site>(1);  // number 0 is no site
   std::map<decltype(Site{}.key()), uint32_t> index_;
 };
 
