@@ -1,10 +1,13 @@
 // Smctr/Ssctr: the recording rules (smctr.adoc, "Behavior") and the CTR CSRs.
 #include "csr/ctr.h"
 
+#include <algorithm>
+
 #include "csr/causes.h"
 #include "csr/csr_numbers.h"
 #include "csr/privileged.h"
 #include "csr/table.h"
+#include "runtime/error.h"
 #include "runtime/hart.h"
 
 namespace brisk::ctr {
@@ -57,6 +60,7 @@ void push(State& c, uint64_t now, uint64_t source, uint64_t target, TransferType
 
 // sync_activity at instret `now` (an xRET's own retirement is not yet in Hart::instret).
 void sync_at(Hart& h, uint64_t now) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   const bool active = active_in(h, static_cast<unsigned>(h.priv), csr::virtual_mode(h));
   // cycle_base = instret - counter while active, the counter itself while not: one formula each way.
@@ -104,7 +108,53 @@ uint32_t record_mask(const Hart& h, unsigned priv, bool virt) {
   return static_cast<uint32_t>(((~filters & ~ntbr) | (filters & ntbr)) & kFilterTypes);
 }
 
+uint32_t SiteTable::intern(const Site& s) {
+  auto [it, added] = index_.try_emplace(s.key(), static_cast<uint32_t>(sites_.size()));
+  if (added) {
+    if (sites_.size() > kMaxSites) throw Error("CTR: more than {} transfer sites translated", kMaxSites);
+    sites_.push_back(s);
+  }
+  return it->second;
+}
+
+void sync_ring(Hart& h) {
+  Ring& r = h.ctr_ring;
+  constexpr uint64_t wrap = Ring::kSlots - 1;
+  // At least kSlots records when the 0 before `synced` was overwritten: then only how many modulo
+  // kSlots, and so modulo the depth, matters.
+  const uint64_t n = ((r.next - r.synced) & wrap) + (r.site[(r.synced - 1) & wrap] ? Ring::kSlots : 0);
+  if (!n) return;
+  State& c = h.csr.ctr;
+  auto slot = [&](uint64_t k) { return static_cast<unsigned>((r.synced + k) & wrap); };
+  auto site = [&](unsigned s) -> const Site& { return (*r.sites)[r.site[s] >> 2]; };
+  // r15 of the record in slot s: its own, or that of the one before it in its block that stored it,
+  // never before `synced` (C++ ran there).
+  auto r15_of = [&](unsigned s) {
+    while (site(s).shares_instret) s = (s - 1) & wrap;
+    return r.instret[s];
+  };
+  // The records older than the last depth() would be overwritten: skip them, with WRPTR advanced
+  // past them and the cycle counter as the last one restarted it.
+  const uint64_t first = n - std::min<uint64_t>(n, depth(c));
+  if (first) {
+    c.wrptr_off = (c.wrptr_off + first * sizeof(Entry)) & c.wrptr_mask;
+    const unsigned s = slot(first - 1);
+    restart_cycles(c, r15_of(s) + site(s).instret_offset);
+  }
+  for (uint64_t k = first, r15 = r15_of(slot(first)); k != n; k++) {
+    const unsigned s = slot(k);
+    const Site& t = site(s);
+    if (!t.shares_instret) r15 = r.instret[s];
+    // The counter predicted taken from 2 up (pmu::Gshare::mispredicted); other sites have none, 0.
+    const bool misp = ((r.site[s] >> 1) & 1) != (t.type == TransferType::TakenBranch);
+    push(c, r15 + t.instret_offset, t.source, t.indirect ? r.target[s] : t.target, t.type, misp);
+  }
+  r.synced = r.next;
+  r.site[(r.synced - 1) & wrap] = 0;
+}
+
 void record(Hart& h, uint64_t source, uint64_t target, TransferType type, bool misp) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   const uint64_t now = h.instret;
   if (!(control(h, csr::virtual_mode(h)) & CTRCTL_RASEMU)) return push(c, now, source, target, type, misp);
@@ -122,6 +172,7 @@ void record(Hart& h, uint64_t source, uint64_t target, TransferType type, bool m
 
 void on_trap(Hart& h, unsigned from_priv, bool from_virt, unsigned to_priv, bool to_virt, uint64_t mcause,
              uint64_t epc, uint64_t handler) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   const uint64_t now = h.instret;  // the trapping instruction did not retire
   if (h.csr.isa.has(Ext::Smctr) && !c.frozen) {
@@ -149,6 +200,7 @@ void on_trap(Hart& h, unsigned from_priv, bool from_virt, unsigned to_priv, bool
 
 void on_trap_return(Hart& h, unsigned from_priv, bool from_virt, unsigned to_priv, bool to_virt, uint64_t source,
                     uint64_t target) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   const uint64_t now = h.instret + 1;  // the xRET retires
   const uint64_t filters = transition_filters(h, from_virt, to_virt);
@@ -161,6 +213,7 @@ void on_trap_return(Hart& h, unsigned from_priv, bool from_virt, unsigned to_pri
 void sync_activity(Hart& h) { sync_at(h, h.instret); }
 
 void reset_cycles(Hart& h) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   c.cycle_base = c.active ? h.instret : 0;
 }
@@ -168,6 +221,7 @@ void reset_cycles(Hart& h) {
 unsigned depth(const State& c) { return 16u << c.depth_code; }
 
 void reset(Hart& h) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   const uint8_t depths = c.depths;
   c = State{};
@@ -176,6 +230,7 @@ void reset(Hart& h) {
 }
 
 void set_depth(Hart& h, unsigned code) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   c.depth_code = code;
   c.wrptr_mask = (depth(c) - 1) * sizeof(Entry) | (sizeof(Entry) - 1);
@@ -183,6 +238,7 @@ void set_depth(Hart& h, unsigned code) {
 }
 
 void write_ctrctl(Hart& h, uint64_t v, bool virt) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   (virt ? c.vsctrctl : c.mctrctl) = v & (virt ? SCTRCTL_MASK : MCTRCTL_MASK);
   sync_activity(h);
@@ -197,12 +253,14 @@ void write_sctrctl(Hart& h, uint64_t v, bool virt) {
   write_ctrctl(h, machine_only | (v & SCTRCTL_MASK), virt);
 }
 
-uint64_t sctrstatus(const Hart& h) {
+uint64_t sctrstatus(Hart& h) {
+  sync_ring(h);
   const State& c = h.csr.ctr;
   return c.wrptr_off / sizeof(Entry) | (c.frozen ? SCTRSTATUS_FROZEN : 0);
 }
 
 void write_sctrstatus(Hart& h, uint64_t v) {
+  sync_ring(h);
   State& c = h.csr.ctr;
   // WRPTR bits at or above the depth are read-only zero.
   c.wrptr_off = (v & SCTRSTATUS_WRPTR) * sizeof(Entry) & c.wrptr_mask;
@@ -211,7 +269,8 @@ void write_sctrstatus(Hart& h, uint64_t v) {
   h.request_exit();  // FROZEN is in record_mask
 }
 
-Record logical_entry(const Hart& h, unsigned n) {
+Record logical_entry(Hart& h, unsigned n) {
+  sync_ring(h);
   const State& c = h.csr.ctr;
   if (n >= depth(c)) return {0, 0, 0};
   const Entry& e = physical_entry(c, n);
@@ -227,6 +286,7 @@ Status sctrclr(Hart& h, const Insn& i, bool virt) {
 }
 
 void clear(Hart& h) {
+  sync_ring(h);
   for (Entry& e : h.csr.ctr.entries) e = {};  // every physical entry, whatever the depth
   reset_cycles(h);
 }
@@ -261,6 +321,7 @@ uint64_t entry_read(Hart& h, uint64_t select, unsigned ireg) {
 // The entry registers are MXLEN wide: were XLEN narrower, the written value would be zero-extended
 // (brisk is RV64 only, so XLEN = MXLEN and the value is stored as written).
 void entry_write(Hart& h, uint64_t select, unsigned ireg, uint64_t v) {
+  ctr::sync_ring(h);
   ctr::State& c = h.csr.ctr;
   const unsigned n = static_cast<unsigned>(select - ctr::kEntrySelectFirst), d = ctr::depth(c);
   if (n >= d || ireg > 3) return;

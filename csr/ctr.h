@@ -1,15 +1,20 @@
 // Smctr/Ssctr, Control Transfer Records: the CSR fields, the buffer state, and the one recording
 // point every engine uses (docs/architecture.md, "Control transfer records").
 //
-// The buffer is kept architecturally, entry by entry, so that every read is exact: translated code
-// stores a record inline with the same layout and the same rules as record() below, and the lockstep
-// checker compares the whole State between engines. While translated code that records runs, WRPTR
-// (wrptr_off) and cycle_base live in host registers and State holds them only outside it and around
-// helper calls (jit/x64/translator.h). Which transfers qualify is decided from
-// record_mask(), which is part of the translation key: with CTR inactive nothing is emitted.
+// The buffer is kept architecturally, entry by entry, so that every read is exact; the lockstep
+// checker compares the whole State between engines. Translated code records into a host-side Ring
+// of compact records instead, which sync_ring() turns into entries, through record()'s rules, before
+// anything reads or changes the buffer (every function below does it first). Under RASEMU, whose
+// pops reach entries of any age, translated code stores into the buffer itself, with WRPTR
+// (wrptr_off) and cycle_base in host registers (jit/x64/translator.h). Which transfers qualify is
+// decided from record_mask(), which is part of the translation key: with CTR inactive nothing is
+// emitted.
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <tuple>
+#include <vector>
 
 #include "jit/transfer.h"
 
@@ -95,8 +100,8 @@ constexpr uint64_t decode_cycles(uint64_t cc) {
 // 63 set when it is valid (CCV): ctrdata's CCV and CC are derived from it on read, so that recording
 // is a subtraction and a store, and a zeroed entry reads as zero. A software write of ctrdata sets
 // `cycles` so that it reads back the CC and CCV written.
-// source and type come first: translated code knows both when it translates a transfer, and stores
-// them as one 16-byte constant.
+// source and type come first: under RASEMU translated code knows both when it translates a
+// transfer, and stores them as one 16-byte constant.
 struct Entry {
   uint64_t source = 0;  // ctrsource: PC | V
   uint64_t type = 0;    // ctrdata.TYPE
@@ -125,6 +130,57 @@ struct State {
   Entry entries[kMaxDepth];
 };
 
+// What translated code knows of a transfer it records, at translation time: the source pc, the type,
+// the target unless `indirect`, and how far instret is past the host register that holds it (r15)
+// once the transfer retired; with `shares_instret`, r15 is that of the record before (in the same
+// block, with no C++ run in between), and its slot does not hold it.
+struct Site {
+  uint64_t source = 0;
+  uint64_t target = 0;
+  TransferType type{};
+  bool indirect = false;
+  bool shares_instret = false;
+  uint32_t instret_offset = 0;
+  auto key() const { return std::tuple(source, target, type, indirect, shares_instret, instret_offset); }
+};
+
+// The sites of a code cache, each once, append-only and numbered in order from 1: a code-cache flush
+// leaves them in place, as records of any hart that ran the cache may still name them until
+// sync_ring.
+class SiteTable {
+ public:
+  // Numbers fit a Ring site word, which translated code builds with a signed 32-bit displacement.
+  static constexpr uint32_t kMaxSites = (1u << 29) - 1;
+  uint32_t intern(const Site& s);
+  const Site& operator[](uint32_t n) const { return sites_[n]; }
+
+ private:
+  std::vector<Site> sites_ = std::vector<Site>(1);  // number 0 is no site
+  std::map<decltype(Site{}.key()), uint32_t> index_;
+};
+
+// The records translated code made and sync_ring has not yet pushed into the buffer, oldest first,
+// from slot `synced` to the slot before `next`, wrapping at kSlots. A record is the value of r15 when
+// it was made (instret less its site's instret_offset) unless its site shares_instret, a site word: its site's number in `sites`
+// shifted left by two, with, for a conditional branch, the gshare counter its prediction came from
+// (csr/pmu.h) in bits 1:0; and, for indirect sites, its target. Translated code only
+// bumps `next` with a wrap, so sync_ring leaves a site word of 0 in the slot before `synced`: while
+// it stays, fewer than kSlots records were made. Only the last depth() records become entries, and
+// the one before them gives the first its cycle count, and those of their block before them their
+// r15: kSlots exceeds kMaxDepth with room for a block's records (jit/block_plan.h).
+struct Ring {
+  static constexpr unsigned kSlots = 2 * kMaxDepth;
+  uint64_t next = 0;    // translated code keeps it in a host register
+  uint64_t synced = 0;
+  const SiteTable* sites = nullptr;  // the table of the engine that runs the hart
+  uint64_t instret[kSlots] = {};
+  uint32_t site[kSlots] = {};
+  uint64_t target[kSlots] = {};
+};
+
+// Pushes the ring's records into the buffer, as record() would have, in order.
+void sync_ring(Hart& h);
+
 // Bits of record_mask(): bit TYPE for each transfer type the current mode records, and kRasEmu when
 // RASEMU is set (then only calls, returns and co-routine swaps, with their stack rules). Zero when
 // CTR is inactive: the mode is not enabled, CTR is frozen, or the hart lacks Smctr.
@@ -133,8 +189,8 @@ uint32_t record_mask(const Hart& h);
 // The same for privilege `priv` with V = `virt` (the V=1 rules, which brisk cannot reach without H).
 uint32_t record_mask(const Hart& h, unsigned priv, bool virt);
 
-// The one recording point for retired branches and jumps (the interpreter calls it; translated code
-// inlines exactly this): a transfer of `type` from `source` to `target` that record_mask(h) has
+// The one recording point for retired branches and jumps (the interpreter calls it; sync_ring pushes
+// translated code's records through the same rules, and under RASEMU translated code inlines it): a transfer of `type` from `source` to `target` that record_mask(h) has
 // qualified, after the instruction retired (Hart::instret counts it). Without RASEMU: the entry at
 // WRPTR gets {source | V, target | MISP, type, CtrCycleCounter}, WRPTR advances, and the counter
 // restarts from zero with CCV valid. With RASEMU a call does the same, a return pops (WRPTR goes back
@@ -174,9 +230,10 @@ void write_ctrctl(Hart& h, uint64_t v, bool virt);
 uint64_t sctrctl(const Hart& h, bool virt);
 void write_sctrctl(Hart& h, uint64_t v, bool virt);
 // sctrstatus: WRPTR and FROZEN.
-uint64_t sctrstatus(const Hart& h);
+uint64_t sctrstatus(Hart& h);
 void write_sctrstatus(Hart& h, uint64_t v);
 // The physical entry that holds logical entry n (0 = youngest), for n below the depth.
+// (After sync_ring: the buffer as it stands.)
 inline Entry& physical_entry(State& c, unsigned n) {
   const unsigned wrptr = static_cast<unsigned>(c.wrptr_off / sizeof(Entry));
   return c.entries[(wrptr - n - 1) & ((16u << c.depth_code) - 1)];
@@ -190,7 +247,7 @@ inline uint64_t recorded_cycles(const Entry& e) {
 struct Record {
   uint64_t source, target, data;
 };
-Record logical_entry(const Hart& h, unsigned n);
+Record logical_entry(Hart& h, unsigned n);
 // SCTRCLR executed with V = virt.
 Status sctrclr(Hart& h, const Insn& i, bool virt);
 // What SCTRCLR does once its checks pass: every entry zeroed, the cycle counter reset.

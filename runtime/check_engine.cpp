@@ -392,6 +392,7 @@ void CheckEngine::verify(Hart& h, uint32_t exit) {
     throw Error("lockstep check failed in the chain from {:#x}: translated code stopped at pc {:#x} with instret {}, "
                 "where the interpreter passed no block boundary", boundaries_.front().block_pc, h.pc, h.instret);
   const size_t k = static_cast<size_t>(at - boundaries_.data());
+  ctr::sync_ring(h);
   if (at->saved) {
     if (k) snapshot(0, true);
     snapshot(k, true);
@@ -451,6 +452,7 @@ uint32_t CheckEngine::check(Hart& h) {
   if (!b) return x64::kExitTrap;  // the block's first fetch faults: both engines agree by construction
 
   if (h.deadline_reached()) return x64::kExitDispatch;  // a host signal's request_exit since on_budget
+  ctr::sync_ring(h);  // the interpreter's copy starts from the buffer
   begin(h);
   const uint64_t start = h.instret, deadline = h.deadline;
   const auto full = static_cast<unsigned>(b->plan.insns.size());

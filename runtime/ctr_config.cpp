@@ -138,9 +138,9 @@ Dump::~Dump() {
   if (owned_) std::fclose(out_);
 }
 
-void Dump::write(const std::vector<const Hart*>& harts, const char* when) {
+void Dump::write(const std::vector<Hart*>& harts, const char* when) {
   std::string s;
-  for (const Hart* h : harts) {
+  for (Hart* h : harts) {
     const unsigned d = depth(h->csr.ctr);
     std::string lines;
     unsigned valid = 0;

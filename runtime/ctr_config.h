@@ -56,7 +56,7 @@ class Dump {
   ~Dump();
   Dump(const Dump&) = delete;
   Dump& operator=(const Dump&) = delete;
-  void write(const std::vector<const Hart*>& harts, const char* when);
+  void write(const std::vector<Hart*>& harts, const char* when);
 
  private:
   std::FILE* out_;

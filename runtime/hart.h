@@ -117,6 +117,9 @@ struct Hart {
 
   // --- caches last, so that the architectural state before them copies in one piece (copy_state) ---
   Tlb tlb[kMmuCount];  // system mode only
+  // What translated code recorded and csr.ctr does not hold yet (ctr::sync_ring): a copy of the
+  // state is taken after a sync.
+  ctr::Ring ctr_ring;
 
   Status raise(uint64_t cause, uint64_t tval) {
     trap.cause = cause;

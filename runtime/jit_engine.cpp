@@ -44,8 +44,9 @@ bool fp_dirty_state(const Hart& h) { return (h.csr.mstatus & csr::MSTATUS_FS) ==
 
 JitEngine::JitEngine(const EngineOptions& opt)
     : opt_(opt), arena_(kArenaSize), host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
-  tramp_ = x64::emit_trampolines(arena_, x64::host_regs(opt_.jit_regs, false));
-  tramp_ctr_ = x64::emit_trampolines(arena_, x64::host_regs(opt_.jit_regs, true));
+  // One record mask of each x64::CtrRecording.
+  for (uint32_t mask : {0u, 1u << unsigned(TransferType::DirectCall), ctr::kRasEmu})
+    tramp_[static_cast<unsigned>(x64::ctr_recording(mask))] = x64::emit_trampolines(arena_, host_regs(mask));
   arena_start_ = arena_.cursor();
   if (opt_.perf_map) perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
 }
@@ -91,7 +92,7 @@ jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const 
   return cfg;
 }
 
-x64::TranslateConfig JitEngine::config(const Hart& h) const {
+x64::TranslateConfig JitEngine::config(const Hart& h) {
   x64::TranslateConfig cfg;
   cfg.regs = host_regs(ctr::record_mask(h));
   cfg.deadlines = opt_.deadlines;
@@ -102,6 +103,7 @@ x64::TranslateConfig JitEngine::config(const Hart& h) const {
   cfg.frm_rne = h.frm == 0;
   cfg.host_fma = host_fma_;
   cfg.priv = static_cast<unsigned>(h.priv);
+  cfg.ctr_sites = &ctr_sites_;
   return cfg;
 }
 
@@ -280,9 +282,12 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
   h.instret = static_cast<uint64_t>(ctx.uc_mcontext.gregs[REG_R15]) + f->pending;
   const x64::HostRegs regs = host_regs(b->bc.plan.cfg.record_mask);
   for (unsigned i = 0; i < regs.mapped; i++) h.x[x64::kMappedGuestOrder[i]] = greg(x64::mapped_host_id(i));
-  if (regs.ctr) {
-    h.csr.ctr.wrptr_off = greg(x64::ctr_wrptr_host_id());
-    h.csr.pmu.predictor.history = static_cast<uint16_t>(greg(x64::gshare_history_host_id()));
+  if (regs.ctr == x64::CtrRecording::None) return true;
+  h.csr.pmu.predictor.history = static_cast<uint16_t>(greg(x64::gshare_history_host_id()));
+  if (regs.ctr == x64::CtrRecording::Ring) {
+    h.ctr_ring.next = greg(x64::ctr_cursor_host_id());
+  } else {
+    h.csr.ctr.wrptr_off = greg(x64::ctr_cursor_host_id());
     h.csr.ctr.cycle_base = -greg(x64::ctr_neg_cycle_base_host_id());
   }
   return true;
@@ -296,6 +301,7 @@ uint32_t JitEngine::run_unchained(Hart& h, unsigned n) {
   static LookupTable empty{};
   h.jit_lookup = empty.data();
   h.code_written = false;
+  h.ctr_ring.sites = &ctr_sites_;
   GuestCode guest;
   return trampolines(b->bc.plan.cfg.record_mask).enter(&h, b->bc.code);
 }
@@ -321,6 +327,7 @@ uint32_t JitEngine::enter(Hart& h) {
   lookup[x64::lookup_index(h.pc)] = {h.pc, b->bc.code};
   h.jit_lookup = lookup.data();
   h.code_written = false;  // whatever set it outside translated code has no store to follow
+  h.ctr_ring.sites = &ctr_sites_;  // the sites of the records it makes
   const uint32_t exit = [&] {
     GuestCode guest;
     return trampolines(b->bc.plan.cfg.record_mask).enter(&h, b->bc.code);
@@ -341,6 +348,11 @@ uint32_t JitEngine::enter(Hart& h) {
 }
 
 void JitEngine::run(Hart& h, TrapHandler& traps) {
+  // Ring records name this engine's sites: into the buffer before the engine may go.
+  struct SyncRing {
+    Hart& h;
+    ~SyncRing() { ctr::sync_ring(h); }
+  } sync_ring{h};
   HostFaultScope scope(h, this);
   load_host_flags(h);  // MXCSR's flags are this hart's from here on (another hart may have run before)
   // A guest fault in translated code or a helper lands here with the state recovered.

@@ -76,7 +76,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // "Translation key"), the counted events and the CTR record mask among it.
   uint64_t mode_key(const Hart& h) const;
   jit::PlanConfig plan_config(const Hart& h, unsigned max_insns) const;
-  x64::TranslateConfig config(const Hart& h) const;
+  x64::TranslateConfig config(const Hart& h);
   // Finds or translates the block at h.pc (of at most max_insns instructions, when not 0); nullptr
   // after raising an instruction fault.
   Block* block_for(Hart& h, unsigned max_insns = 0);
@@ -96,10 +96,14 @@ class JitEngine final : public Engine, public HostFaultHooks {
 
   EngineOptions opt_;
   x64::CodeArena arena_;
-  // The trampolines of translations that do not record CTR and of those that do (x64::HostRegs).
-  x64::Trampolines tramp_, tramp_ctr_;
-  const x64::Trampolines& trampolines(uint32_t record_mask) const { return record_mask ? tramp_ctr_ : tramp_; }
-  x64::HostRegs host_regs(uint32_t record_mask) const { return x64::host_regs(opt_.jit_regs, record_mask != 0); }
+  // The trampolines of translations by how they record CTR (x64::CtrRecording, x64::HostRegs).
+  std::array<x64::Trampolines, 3> tramp_;
+  const x64::Trampolines& trampolines(uint32_t record_mask) const {
+    return tramp_[static_cast<unsigned>(x64::ctr_recording(record_mask))];
+  }
+  x64::HostRegs host_regs(uint32_t record_mask) const { return x64::host_regs(opt_.jit_regs, record_mask); }
+  // The sites of CTR ring records: they outlive code-cache flushes (ctr::SiteTable).
+  ctr::SiteTable ctr_sites_;
   uint8_t* arena_start_ = nullptr;  // first byte after the trampolines
   std::unordered_map<Key, Block*, KeyHash> blocks_;
   // Direct-mapped cache in front of blocks_, by lookup_index(pc): most dispatches hit here.

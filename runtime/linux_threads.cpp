@@ -66,6 +66,7 @@ int64_t LinuxUser::clone_thread(uint64_t flags, uint64_t sp, uint64_t ptid, uint
 
   GuestThread& me = self();
   auto t = std::make_unique<GuestThread>();
+  ctr::sync_ring(me.hart);  // the new hart gets the buffer, not this engine's ring
   copy_state(t->hart, me.hart);
   t->hart.pc = me.hart.pc + 4;  // past the ecall, which on_trap completes for the parent
   t->hart.x[10] = 0;

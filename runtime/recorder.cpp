@@ -188,6 +188,7 @@ void Recorder::emit(Hart& h, uint64_t period, unsigned entries) {
   sample_.period = period;
   // The entries as ctrsource, ctrtarget and ctrdata read (ctr::logical_entry), without encoding
   // each ctrdata only to decode it: this loop is most of a sample's cost.
+  ctr::sync_ring(h);
   sample_.branches.resize(entries);
   unsigned n = 0;
   for (; n < entries; n++) {

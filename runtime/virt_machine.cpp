@@ -500,7 +500,7 @@ uint64_t VirtMachine::retired() const {
 }
 
 void VirtMachine::dump_ctr(const char* when) {
-  std::vector<const Hart*> harts;
+  std::vector<Hart*> harts;
   for (const auto& h : harts_) harts.push_back(h.get());
   ctr_dump_->write(harts, when);
 }

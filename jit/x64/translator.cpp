@@ -37,13 +37,13 @@ Mem xreg(unsigned r) { return hart_q(offsetof(Hart, x) + 8 * r); }
 const Mem kPc = hart_q(offsetof(Hart, pc));
 const Mem kInstret = hart_q(offsetof(Hart, instret));
 
-// HostRegs::ctr: WRPTR (a byte offset, always wrapped at the depth), the gshare history (12 bits) and
-// the negated cycle base (so that one lea computes the cycle count) in the host registers of the
-// last three guest registers.
-const Gp kCtrWrptr = x86::r10, kGshareHistory = x86::r11, kCtrNegCycleBase = x86::r9;
-static_assert(kCtrPinnedRegs == 3);
+// HostRegs::ctr, in the host registers of the last guest registers: the ring's next slot
+// (CtrRecording::Ring) or WRPTR (Buffer: a byte offset, always wrapped at the depth), the gshare
+// history (12 bits), and for Buffer the negated cycle base (so that one lea computes the cycle count).
+const Gp kCtrCursor = x86::r10, kGshareHistory = x86::r11, kCtrNegCycleBase = x86::r9;
 constexpr size_t kCtr = offsetof(Hart, csr) + offsetof(csr::State, ctr);
 const Mem kWrptrMem = hart_q(kCtr + offsetof(ctr::State, wrptr_off));
+const Mem kRingNextMem = hart_q(offsetof(Hart, ctr_ring) + offsetof(ctr::Ring, next));
 const Mem kCycleBaseMem = hart_q(kCtr + offsetof(ctr::State, cycle_base));
 const Mem kHistoryMem = x86::word_ptr(kHart, static_cast<int32_t>(offsetof(Hart, csr) + offsetof(csr::State, pmu) +
                                                                  offsetof(pmu::State, predictor) +
@@ -60,13 +60,19 @@ int mapped_host_reg(unsigned mapped_regs, unsigned guest) {
 }
 
 unsigned mapped_host_id(unsigned i) { return kMappedHost[i].id(); }
-unsigned ctr_wrptr_host_id() { return kCtrWrptr.id(); }
+unsigned ctr_cursor_host_id() { return kCtrCursor.id(); }
 unsigned gshare_history_host_id() { return kGshareHistory.id(); }
 unsigned ctr_neg_cycle_base_host_id() { return kCtrNegCycleBase.id(); }
 
-HostRegs host_regs(unsigned jit_regs, bool ctr_records) {
-  if (!ctr_records) return {jit_regs, false};
-  return {std::min(jit_regs, kMaxMappedRegs - kCtrPinnedRegs), true};
+CtrRecording ctr_recording(uint32_t record_mask) {
+  if (!record_mask) return CtrRecording::None;
+  return record_mask & ctr::kRasEmu ? CtrRecording::Buffer : CtrRecording::Ring;
+}
+
+HostRegs host_regs(unsigned jit_regs, uint32_t record_mask) {
+  const CtrRecording ctr = ctr_recording(record_mask);
+  const unsigned pinned = ctr == CtrRecording::None ? 0 : ctr == CtrRecording::Ring ? 2 : 3;
+  return {std::min(jit_regs, kMaxMappedRegs - pinned), ctr};
 }
 
 namespace {
@@ -76,17 +82,25 @@ namespace {
 // translated code goes on).
 void load_mapped(x86::Assembler& a, const HostRegs& r) {
   for (unsigned i = 0; i < r.mapped; i++) a.mov(kMappedHost[i], xreg(kMappedGuestOrder[i]));
-  if (!r.ctr) return;
-  a.mov(kCtrWrptr, kWrptrMem);
+  if (r.ctr == CtrRecording::None) return;
   a.movzx(kGshareHistory.r32(), kHistoryMem);
+  if (r.ctr == CtrRecording::Ring) {
+    a.mov(kCtrCursor, kRingNextMem);
+    return;
+  }
+  a.mov(kCtrCursor, kWrptrMem);
   a.mov(kCtrNegCycleBase, kCycleBaseMem);
   a.neg(kCtrNegCycleBase);
 }
 void store_mapped(x86::Assembler& a, const HostRegs& r) {
   for (unsigned i = 0; i < r.mapped; i++) a.mov(xreg(kMappedGuestOrder[i]), kMappedHost[i]);
-  if (!r.ctr) return;
-  a.mov(kWrptrMem, kCtrWrptr);
+  if (r.ctr == CtrRecording::None) return;
   a.mov(kHistoryMem, kGshareHistory.r16());
+  if (r.ctr == CtrRecording::Ring) {
+    a.mov(kRingNextMem, kCtrCursor);
+    return;
+  }
+  a.mov(kWrptrMem, kCtrCursor);
   a.neg(kCtrNegCycleBase);
   a.mov(kCycleBaseMem, kCtrNegCycleBase);
 }
@@ -287,16 +301,18 @@ class BlockEmitter {
   }
   // The branch predictor (pmu::Gshare) inline, on the path where the outcome is `taken`, when the plan
   // says it runs. Same state and arithmetic as Gshare::mispredicted. A miss counts when branch misses
-  // are counted; with `misp`, rdx = 1 on a miss, else 0, for ctrtarget.MISP.
-  void emit_branch_predict(const jit::PlanInsn& p, bool taken, bool misp) {
+  // are counted; edx keeps the counter the prediction came from, which gives ctrtarget.MISP
+  // (ctr::Ring).
+  void emit_branch_predict(const jit::PlanInsn& p, bool taken) {
     if (!p.predict) return;
     using pmu::Gshare;
     const size_t g = offsetof(Hart, csr) + offsetof(csr::State, pmu) + offsetof(pmu::State, predictor);
     const int32_t counters = static_cast<int32_t>(g + offsetof(Gshare, counter));
     const uint32_t mask = (1u << Gshare::kBits) - 1;
     // The history in its host register when the translation records CTR, else in the hart.
-    const Gp history = cfg_.regs.ctr ? kGshareHistory.r32() : x86::ecx;
-    if (!cfg_.regs.ctr) a_.movzx(history, kHistoryMem);
+    const bool pinned = cfg_.regs.ctr != CtrRecording::None;
+    const Gp history = pinned ? kGshareHistory.r32() : x86::ecx;
+    if (!pinned) a_.movzx(history, kHistoryMem);
     a_.mov(x86::eax, history);
     a_.xor_(x86::eax, Imm(static_cast<uint32_t>(pc_ >> 1) & mask));
     const Mem counter = x86::byte_ptr(kHart, x86::rax, 0, counters);
@@ -314,11 +330,7 @@ class BlockEmitter {
     a_.adc(counter, Imm(taken ? 0 : -1));
     a_.lea(history, x86::ptr(history.r64(), history.r64(), 0, taken ? 1 : 0));  // history << 1 | taken
     a_.and_(history, Imm(mask));
-    if (!cfg_.regs.ctr) a_.mov(kHistoryMem, x86::cx);
-    if (misp) {  // edx still holds the counter the prediction came from: MISP = taken xor bit 1
-      a_.shr(x86::edx, Imm(1));
-      if (taken) a_.xor_(x86::edx, Imm(1));
-    }
+    if (!pinned) a_.mov(kHistoryMem, x86::cx);
   }
 
   // Inline FP operations accrue their flags in MXCSR (runtime/fp.h): copy them to hart.fflags before
@@ -343,6 +355,7 @@ class BlockEmitter {
   // Leaves the Status in eax with every mapped register reloaded; instret counts the instructions
   // before this one.
   void call_semantics(const Insn& i) {
+    ring_r15_stored_ = false;
     fold_fp_flags();
     set_pc(pc_);
     add_instret(pending_);
@@ -361,6 +374,7 @@ class BlockEmitter {
   // For instructions that never jump: a trap leaves the block, success falls through with the
   // instructions before this one counted (pending_ = 0).
   void emit_helper(const Insn& i) {
+    ring_r15_stored_ = false;
     if (!plan_.cfg.count_events) {  // the shared thunk; counted events need the pending counts inline
       b_.sites.push_back({&i, pc_, pending_});
       a_.mov(x86::rdx, Imm(reinterpret_cast<uint64_t>(&b_.sites.back())));
@@ -426,24 +440,57 @@ class BlockEmitter {
       a_.mov(m, tmp);
     }
   }
-  // ctr::record (csr/ctr.cpp) inline, with the same stores, after the transfer retired: now =
-  // instret = r15 + pending_ + 1, WRPTR in its host register. The target is `target`, or rax when not
-  // given; with `misp`, rdx holds ctrtarget.MISP (emit_branch_predict). Clobbers rcx, rdx and xmm0,
-  // and rax unless it is the target.
-  void emit_ctr_record(jit::CtrOp op, TransferType type, std::optional<uint64_t> target, bool misp) {
+  // ctr::record (csr/ctr.cpp) after the transfer retired: now = instret = r15 + pending_ + 1. The
+  // target is `target`, or rax when not given; for a branch (`predicted`), edx holds the
+  // predictor's counter (emit_branch_predict). Clobbers rcx, rdx and xmm0, and rax unless it is the
+  // target.
+  void emit_ctr_record(jit::CtrOp op, TransferType type, std::optional<uint64_t> target, bool predicted) {
+    if (op == jit::CtrOp::None) return;
+    if (cfg_.regs.ctr == CtrRecording::Ring) return emit_ring_record(type, target, predicted);
+    emit_buffer_record(op, type, target);
+  }
+
+  // The next slot of the ctr::Ring array at `field`, of `size`-byte elements.
+  static Mem ring_slot(size_t field, uint32_t size) {
+    return x86::ptr(kHart, kCtrCursor, size == 8 ? 3 : 2, static_cast<int32_t>(offsetof(Hart, ctr_ring) + field),
+                    size);
+  }
+  static_assert(ctr::Ring::kSlots > ctr::kMaxDepth + jit::PlanConfig{}.max_insns, "ctr::Ring's room for a block");
+  // A push as a ctr::Ring record: its site word, r15 unless the record before it on the way here
+  // stored it, an indirect target, and the slot's bump.
+  void emit_ring_record(TransferType type, std::optional<uint64_t> target, bool predicted) {
+    const uint32_t site = cfg_.ctr_sites->intern({.source = pc_, .target = target.value_or(0), .type = type,
+                                                   .indirect = !target, .shares_instret = ring_r15_stored_,
+                                                   .instret_offset = pending_ + 1});
+    if (!ring_r15_stored_) a_.mov(ring_slot(offsetof(ctr::Ring, instret), 8), kInstretReg);
+    ring_r15_stored_ = true;
+    if (!target) a_.mov(ring_slot(offsetof(ctr::Ring, target), 8), x86::rax);
+    const int32_t word = static_cast<int32_t>(site << 2);
+    if (predicted) {
+      a_.lea(x86::edx, x86::ptr(x86::rdx, word));
+      a_.mov(ring_slot(offsetof(ctr::Ring, site), 4), x86::edx);
+    } else {
+      a_.mov(ring_slot(offsetof(ctr::Ring, site), 4), Imm(word));
+    }
+    a_.add(kCtrCursor.r32(), Imm(1));
+    a_.and_(kCtrCursor.r32(), Imm(ctr::Ring::kSlots - 1));
+  }
+
+  // Under RASEMU (calls, returns and swaps, no branches: no MISP), with the same stores as
+  // ctr::record into the buffer, WRPTR in its host register.
+  void emit_buffer_record(jit::CtrOp op, TransferType type, std::optional<uint64_t> target) {
     using jit::CtrOp;
-    if (op == CtrOp::None) return;
     const Mem wrmask = ctr_q(offsetof(ctr::State, wrptr_mask));
     if (op == CtrOp::Pop) {  // RASEMU return: WRPTR goes back, and that entry's V clears
-      a_.sub(kCtrWrptr, Imm(sizeof(ctr::Entry)));
-      a_.and_(kCtrWrptr, wrmask);
-      a_.and_(ctr_entry(kCtrWrptr, offsetof(ctr::Entry, source)), Imm(~int32_t(ctr::CTRSOURCE_V)));
+      a_.sub(kCtrCursor, Imm(sizeof(ctr::Entry)));
+      a_.and_(kCtrCursor, wrmask);
+      a_.and_(ctr_entry(kCtrCursor, offsetof(ctr::Entry, source)), Imm(~int32_t(ctr::CTRSOURCE_V)));
       return;
     }
-    Gp at = kCtrWrptr;
+    Gp at = kCtrCursor;
     if (op == CtrOp::Swap) {  // RASEMU co-routine swap: logical entry 0 in place
       at = x86::rcx;
-      a_.lea(at, x86::ptr(kCtrWrptr, -int32_t(sizeof(ctr::Entry))));
+      a_.lea(at, x86::ptr(kCtrCursor, -int32_t(sizeof(ctr::Entry))));
       a_.and_(at, wrmask);
     }
     const Gp tmp = target ? Gp(x86::rax) : Gp(x86::rdx);  // free here
@@ -451,34 +498,24 @@ class BlockEmitter {
     a_.lea(x86::rcx, ctr_entry(at, 0, 0));
     auto field = [](size_t f) { return x86::qword_ptr(x86::rcx, static_cast<int32_t>(f)); };
     const Mem target_mem = field(offsetof(ctr::Entry, target));
-    if (!target) {
-      a_.mov(target_mem, x86::rax);  // jalr targets have bit 0 clear: MISP 0
-    } else if (misp && fits_i32(static_cast<int64_t>(*target))) {
-      a_.or_(x86::rdx, Imm(static_cast<int32_t>(*target)));
-      a_.mov(target_mem, x86::rdx);
-    } else if (misp) {
-      a_.mov(x86::rax, Imm(*target));
-      a_.or_(x86::rax, x86::rdx);
-      a_.mov(target_mem, x86::rax);
-    } else {
-      store_imm(target_mem, *target, tmp);
-    }
+    if (target) store_imm(target_mem, *target, tmp);
+    else a_.mov(target_mem, x86::rax);  // jalr targets have bit 0 clear: MISP 0
     // source | V and type: one 16-byte constant, placed after the block's code.
     static_assert(offsetof(ctr::Entry, type) == offsetof(ctr::Entry, source) + 8);
     Label pair = a_.newLabel();
     constants_.push_back({pair, pc_ | ctr::CTRSOURCE_V, static_cast<uint64_t>(type)});
     a_.movups(x86::xmm0, x86::ptr(pair));
     a_.movups(x86::ptr(x86::rcx, offsetof(ctr::Entry, source)), x86::xmm0);
-    // cycles = now - cycle_base (CCV in bit 63; RASEMU records it clear); cycle_base = now ^ CCV, so
+    // cycles = now - cycle_base, with CCV clear as RASEMU records it; cycle_base = now ^ CCV, so
     // the negated base becomes -now ^ CCV.
     a_.lea(tmp, x86::ptr(kInstretReg, kCtrNegCycleBase, 0, static_cast<int32_t>(pending_ + 1)));
     a_.sub(kCtrNegCycleBase, tmp);
     a_.btc(kCtrNegCycleBase, Imm(63));
-    if (plan_.cfg.record_mask & ctr::kRasEmu) a_.btr(tmp, Imm(63));
+    a_.btr(tmp, Imm(63));
     a_.mov(field(offsetof(ctr::Entry, cycles)), tmp);
     if (op == CtrOp::Push) {
-      a_.add(kCtrWrptr, Imm(sizeof(ctr::Entry)));
-      a_.and_(kCtrWrptr, wrmask);
+      a_.add(kCtrCursor, Imm(sizeof(ctr::Entry)));
+      a_.and_(kCtrCursor, wrmask);
     }
   }
 
@@ -579,8 +616,8 @@ class BlockEmitter {
   // One side of a conditional branch, once it retired: the predictor, then the record.
   void emit_branch_side(const jit::PlanInsn& p, bool taken) {
     const jit::CtrOp op = taken ? p.record_taken : p.record_not_taken;
-    emit_branch_predict(p, taken, op != jit::CtrOp::None);
-    emit_ctr_record(op, taken ? p.taken_type : p.not_taken_type, taken ? p.target : pc_ + p.insn.len, true);
+    emit_branch_predict(p, taken);
+    emit_ctr_record(op, taken ? p.taken_type : p.not_taken_type, taken ? p.target : pc_ + p.insn.len, p.predict);
   }
 
   // The taken side of a conditional branch: records, counts and leaves to the target.
@@ -595,6 +632,7 @@ class BlockEmitter {
 
   // Restores the emitter's position in the block for out-of-line code queued at idx.
   void resume_at(size_t idx, unsigned pending, const std::array<uint16_t, pmu::kEventCount>& ev) {
+    ring_r15_stored_ = false;
     idx_ = idx;
     pc_ = plan_.insns[idx].pc;
     pending_ = pending;
@@ -618,9 +656,11 @@ class BlockEmitter {
   void emit_branch(const jit::PlanInsn& p) {
     Label taken = a_.newLabel();
     emit_branch_test(p.insn, taken);
+    const bool r15_stored = ring_r15_stored_;
     emit_branch_side(p, false);
     emit_direct_exit(pc_ + p.insn.len, 1, &p, false);
     a_.bind(taken);
+    ring_r15_stored_ = r15_stored;
     emit_taken_exit(p);
   }
 
@@ -957,6 +997,7 @@ class BlockEmitter {
   // The out-of-line access through the semantics; for a store, `site` is its fault site, which
   // learns where this code is (FaultSite::slow_off).
   void slow_path(const Insn& i, Label slow, Label back, size_t site = SIZE_MAX) {
+    ring_r15_stored_ = false;  // the fast path goes on after the helper's C++
     const unsigned saved_pending = pending_;
     const auto saved_ev = pend_ev_;
     slow_paths_.push_back([this, &i, slow, back, saved_pending, saved_ev, idx = idx_, site] {
@@ -1297,14 +1338,19 @@ class BlockEmitter {
   unsigned pending_ = 0;
   bool fp_emitted_ = false;  // an inline FP operation may have raised flags not yet in hart.fflags
   std::array<uint16_t, pmu::kEventCount> pend_ev_{};  // events of retired instructions not yet counted
+  // A ring record on the way here stored r15, which has not changed since and no C++ has run: the
+  // next record may leave its slot's r15 out (ctr::Site::shares_instret).
+  bool ring_r15_stored_ = false;
   const jit::BlockPlan& plan_;
 };
 
 }  // namespace
 
 void translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, BlockCode& out) {
-  // The recording code uses WRPTR's host register (HostRegs::ctr) and nothing else.
-  if (cfg.regs.ctr != (out.plan.cfg.record_mask != 0)) throw std::logic_error("translate: HostRegs::ctr is not the plan's");
+  // The recording code uses the host registers of HostRegs::ctr and nothing else.
+  if (cfg.regs.ctr != ctr_recording(out.plan.cfg.record_mask) ||
+      (cfg.regs.ctr == CtrRecording::Ring && !cfg.ctr_sites))
+    throw std::logic_error("translate: HostRegs::ctr is not the plan's");
   uint32_t size = 0;
   out.code = emit_at_cursor(
       arena,

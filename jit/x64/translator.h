@@ -6,17 +6,19 @@
 //   up to ten hot guest registers live in rbx, r12-r14 (callee-saved) and rsi, rdi, r8-r11 for the
 //   whole time translated code runs, across chained blocks; hart.x[] holds them only outside it and
 //   around helper calls.
-//   When the translation records CTR (ctr::record_mask is non-zero), r10 holds ctr::State::wrptr_off,
-//   r11 pmu::Gshare::history and r9 -ctr::State::cycle_base instead of the last three guest
-//   registers, on the same terms: the record mask is in the translation key, and links and lookups
-//   stay within one key, so every block of a chain agrees, and the trampolines, helper calls and
-//   fault recovery write them back to the hart wherever they write the guest registers (HostRegs).
+//   When the translation records CTR (ctr::record_mask is non-zero), r10 holds ctr::Ring::next
+//   and r11 pmu::Gshare::history instead of the last two guest registers; under RASEMU r10 holds
+//   ctr::State::wrptr_off and r9 -ctr::State::cycle_base too, in place of the last three. All on the
+//   same terms: the record mask is in the translation key, and links and lookups stay within one
+//   key, so every block of a chain agrees, and the trampolines, helper calls and fault recovery write
+//   them back to the hart wherever they write the guest registers (HostRegs).
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <vector>
 
+#include "csr/ctr.h"
 #include "jit/block_plan.h"
 #include "jit/insn.h"
 #include "jit/x64/code_arena.h"
@@ -59,16 +61,20 @@ constexpr unsigned kMaxMappedRegs = 10;
 // then sp and t1 (s0, ra and s1 matter in call-heavy code, but less).
 constexpr uint8_t kMappedGuestOrder[kMaxMappedRegs] = {15, 14, 10, 13, 12, 16, 11, 17, 2, 6};
 
-// What translated code keeps in host registers: the first `mapped` of kMappedGuestOrder, and with
-// `ctr` WRPTR, the gshare history and the negated cycle base (r10, r11, r9), which then take the
-// place of the last three.
+// Where translated code records CTR: nowhere (record mask zero), in ctr::Ring, or under RASEMU in
+// the buffer itself (csr/ctr.h).
+enum class CtrRecording : uint8_t { None, Ring, Buffer };
+CtrRecording ctr_recording(uint32_t record_mask);
+
+// What translated code keeps in host registers: the first `mapped` of kMappedGuestOrder, and for
+// CtrRecording::Ring the ring's record count and the gshare history (r10, r11), for Buffer WRPTR,
+// the history and the negated cycle base (r10, r11, r9), in the place of the last two or three.
 struct HostRegs {
   unsigned mapped = kMaxMappedRegs;
-  bool ctr = false;
+  CtrRecording ctr = CtrRecording::None;
 };
-constexpr unsigned kCtrPinnedRegs = 3;
-// Those of translations with --jit-regs `jit_regs` that record CTR (a non-zero record mask) or not.
-HostRegs host_regs(unsigned jit_regs, bool ctr_records);
+// Those of translations with --jit-regs `jit_regs` and `record_mask`.
+HostRegs host_regs(unsigned jit_regs, uint32_t record_mask);
 
 struct TranslateConfig {
   HostRegs regs;
@@ -82,6 +88,7 @@ struct TranslateConfig {
   bool frm_rne = false;
   bool host_fma = false;
   unsigned priv = 0;  // the plan's events count into this privilege's counts
+  ctr::SiteTable* ctr_sites = nullptr;  // where CtrRecording::Ring records' sites go
 };
 
 // An inline memory access that may fault on the host: where it is and what state it stands for.
@@ -134,8 +141,9 @@ struct Trampolines {
 int mapped_host_reg(unsigned mapped_regs, unsigned guest);
 // Host register number (asmjit id) of the i-th mapped guest register.
 unsigned mapped_host_id(unsigned i);
-// Host register numbers of WRPTR's byte offset, the gshare history and -cycle_base under HostRegs::ctr.
-unsigned ctr_wrptr_host_id();
+// Host register numbers of ctr::Ring::next (CtrRecording::Ring) or WRPTR's byte offset (Buffer),
+// the gshare history, and -cycle_base (Buffer).
+unsigned ctr_cursor_host_id();
 unsigned gshare_history_host_id();
 unsigned ctr_neg_cycle_base_host_id();
 

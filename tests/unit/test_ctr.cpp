@@ -68,7 +68,7 @@ class Ctr : public CsrTest {
     return interp.execute(h, decode(raw, h.csr.isa));
   }
   Record entry(unsigned n) { return logical_entry(h, n); }
-  unsigned wrptr() const { return static_cast<unsigned>(sctrstatus(h) & SCTRSTATUS_WRPTR); }
+  unsigned wrptr() { return static_cast<unsigned>(sctrstatus(h) & SCTRSTATUS_WRPTR); }
   // A transfer the recording point qualified, after its instruction retired.
   void transfer(uint64_t source, uint64_t target, TransferType type = TransferType::DirectCall) {
     h.instret++;

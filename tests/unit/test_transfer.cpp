@@ -90,7 +90,7 @@ Outcome run_guest(const Config& engine, uint64_t ctrctl, bool raw = false) {
   LinuxUser user(options(engine));
   if (ctrctl) record_user_mode(user.hart(), ctrctl);
   Outcome out{user.run().exit_code, 0, {}};
-  const Hart& h = user.hart();
+  Hart& h = user.hart();
   for (unsigned n = ctr::depth(h.csr.ctr); n-- > 0;) {
     const ctr::Record r = ctr::logical_entry(h, n);
     if (raw) {
