@@ -22,12 +22,14 @@ void ExclusiveGroup::leave() {
 }
 
 void ExclusiveGroup::exec_end() {
+  if (!t_member) return;  // no member (the only thread): no section waits for it
   std::lock_guard lock(mutex_);
   t_member->running = false;
   if (exclusive_) cv_.notify_all();
 }
 
 void ExclusiveGroup::exec_start() {
+  if (!t_member) return;
   std::unique_lock lock(mutex_);
   cv_.wait(lock, [&] { return !exclusive_; });
   t_member->running = true;

@@ -91,5 +91,14 @@ TEST_F(ExclusiveTest, AMemberOutsideGuestCodeDoesNotHoldASectionUp) {
   EXPECT_TRUE(back);
 }
 
+// A thread that never joined (a syscall made outside run(), as the syscall fuzzer makes them) may
+// leave and re-enter guest code around a host call: nothing to do, and no member to touch.
+TEST_F(ExclusiveTest, ANonMemberLeavesAndReentersGuestCode) {
+  group.exec_end();
+  group.exec_start();
+  ExclusiveGroup::Section section(&group);
+  EXPECT_TRUE(group.in_section());
+}
+
 }  // namespace
 }  // namespace brisk
