@@ -23,7 +23,6 @@ namespace brisk {
 
 namespace {
 
-constexpr size_t kArenaSize = 256u << 20;
 constexpr uint64_t kPage = 4096;
 
 uint64_t page_of(uint64_t va) { return va & ~(kPage - 1); }
@@ -43,7 +42,7 @@ bool fp_dirty_state(const Hart& h) { return (h.csr.mstatus & csr::MSTATUS_FS) ==
 }  // namespace
 
 JitEngine::JitEngine(const EngineOptions& opt)
-    : opt_(opt), arena_(kArenaSize), host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
+    : opt_(opt), arena_(size_t{opt.tb_size_mib} << 20), host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
   // One record mask of each x64::CtrRecording.
   for (uint32_t mask : {0u, 1u << unsigned(TransferType::DirectCall), ctr::kRasEmu})
     tramp_[static_cast<unsigned>(x64::ctr_recording(mask))] = x64::emit_trampolines(arena_, host_regs(mask));
@@ -52,8 +51,11 @@ JitEngine::JitEngine(const EngineOptions& opt)
 }
 
 std::string JitEngine::summary() const {
-  return fmt::format("{} blocks translated ({} KiB of code), {} links, {} invalidated, {} code-cache flushes",
-                     stats_.blocks, (arena_.used() + 1023) / 1024, stats_.links, stats_.invalidated, stats_.flushes);
+  std::string s = fmt::format("{} blocks translated ({} KiB of code), {} links, {} invalidated, {} code-cache flushes",
+                               stats_.blocks, (arena_.used() + 1023) / 1024, stats_.links, stats_.invalidated,
+                               stats_.flushes);
+  if (ctr_sites_.size()) s += fmt::format(", {} CTR sites", ctr_sites_.size());
+  return s;
 }
 
 void JitEngine::after_fork() {
@@ -234,6 +236,11 @@ void JitEngine::flush_all(Hart& h) {
   all_.clear();
   for (auto& [key, table] : lookups_) table->fill({});
   arena_.reset_to(arena_start_);
+  // No code names a site now, and only h's ring records may (the others synced when their run
+  // ended): so the site table, which would otherwise grow with every new site a guest makes, starts
+  // again, bounded by what fits in the code cache.
+  ctr::sync_ring(h);
+  ctr_sites_.clear();
   stats_.flushes++;
   for (uint64_t page : pages) h.env->unwatch_code(page);
 }

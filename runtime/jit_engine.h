@@ -102,7 +102,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
     return tramp_[static_cast<unsigned>(x64::ctr_recording(record_mask))];
   }
   x64::HostRegs host_regs(uint32_t record_mask) const { return x64::host_regs(opt_.jit_regs, record_mask); }
-  // The sites of CTR ring records: they outlive code-cache flushes (ctr::SiteTable).
+  // The sites of CTR ring records, until a code-cache flush (flush_all).
   ctr::SiteTable ctr_sites_;
   uint8_t* arena_start_ = nullptr;  // first byte after the trampolines
   std::unordered_map<Key, Block*, KeyHash> blocks_;

@@ -40,6 +40,11 @@ void add_engine_options(CLI::App* cmd, brisk::EngineOptions& e) {
       ->group("Tuning");
   cmd->add_flag("--perf-map", e.perf_map, "Name translated blocks by guest pc in /tmp/perf-PID.map, for perf on the host")
       ->group("Tuning");
+  cmd->add_option("--tb-size", e.tb_size_mib,
+                  "Translated-code cache per engine, in MiB (QEMU's -accel tcg,tb-size); flushed whole when full")
+      ->check(CLI::Range(1, 4096))
+      ->type_name("MIB")
+      ->group("Tuning");
 }
 
 // --timeout and --max-insns, as typed; run_limits() checks them.
