@@ -110,7 +110,7 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
   });
   test_ = std::make_unique<SifiveTest>([this](SifiveTest::Event e, uint16_t code) {
     if (e == SifiveTest::Event::Fail) {
-      stop(code ? code : 1);
+      guest_exit(code ? code : 1);
     } else {
       if (e == SifiveTest::Event::Reset) diag_print("brisk: the guest asked for a reset; stopping\n");
       stop(0);
@@ -336,6 +336,12 @@ void VirtMachine::invalidate_code(Hart& h, uint64_t page) {
   for (size_t i = 0; i < harts_.size(); i++) per_[i]->engine->invalidate(*harts_[i], page, page + Bus::kPage);
 }
 
+void VirtMachine::guest_exit(uint64_t code) {
+  // An exit status keeps 8 bits: a failure code such as 256 must not come out as success.
+  if (code > 255) diag_print("brisk: the guest exited with code {}, reported as exit status 255\n", code);
+  stop(static_cast<int>(std::min<uint64_t>(code, 255)));
+}
+
 void VirtMachine::stop(int code) {
   bool was = false;
   if (!stopped_.compare_exchange_strong(was, true)) return;
@@ -398,7 +404,7 @@ bool VirtMachine::poll_htif() {
   uint64_t zero = 0;
   std::memcpy(bus_.ram_ptr(*tohost_, 8), &zero, 8);
   if (device == 0 && cmd == 0 && (payload & 1)) {
-    stop(static_cast<int>(payload >> 1));
+    guest_exit(payload >> 1);
     return true;
   }
   if (device == 1 && cmd == 1) {

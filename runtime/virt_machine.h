@@ -90,6 +90,8 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   void update_stimer(Hart& h, uint64_t now);
   bool wake_condition(const Hart& h) const;
   void stop(int code);
+  // The guest's own exit code (HTIF, the test finisher), as brisk's exit status.
+  void guest_exit(uint64_t code);
   void idle();
   bool poll_htif();
   uint64_t retired() const;  // by all harts

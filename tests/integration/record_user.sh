@@ -85,15 +85,12 @@ pass "llvm-profgen --perfscript: hot_loop is the hottest function"
     true
 cmp -s <(grep -v '^PERF_RECORD' "$WORK/a.script") <(grep -v '^PERF_RECORD' "$WORK/both.data.script") ||
     fail "--format both: the text in both.data.script differs from --format perfscript's"
-if command -v perf >/dev/null; then
-    perf script -i "$WORK/both.data" -F ip,sym 2>"$WORK/perf.err" | awk '{ print $2 }' | sort | uniq -c | sort -rn >"$WORK/perf.syms"
-    read -r n top <<<"$(head -1 "$WORK/perf.syms")"
-    [[ $top == hot_loop && $n == "$in_hot" ]] ||
-        fail "perf script on both.data: top symbol '$top' ($n samples), want hot_loop ($in_hot): $(head -3 "$WORK/perf.err")"
-    pass "--format both: perf script names hot_loop in $n samples, the text has the same samples"
-else
-    pass "--format both: the text has the same samples (no host perf to read both.data)"
-fi
+command -v perf >/dev/null || fail "the host's perf is missing (Debian package linux-perf)"
+perf script -i "$WORK/both.data" -F ip,sym 2>"$WORK/perf.err" | awk '{ print $2 }' | sort | uniq -c | sort -rn >"$WORK/perf.syms"
+read -r n top <<<"$(head -1 "$WORK/perf.syms")"
+[[ $top == hot_loop && $n == "$in_hot" ]] ||
+    fail "perf script on both.data: top symbol '$top' ($n samples), want hot_loop ($in_hot): $(head -3 "$WORK/perf.err")"
+pass "--format both: perf script names hot_loop in $n samples, the text has the same samples"
 
 # --- -j call: only direct calls ------------------------------------------------------------------
 "$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/call.script" -j call -c $PERIOD -- "$PROG" 300000 \
