@@ -54,6 +54,21 @@ count=${BASH_REMATCH[1]} wall=${BASH_REMATCH[2]} mips=${BASH_REMATCH[3]}
     fail "--stats: $mips MIPS for $count instructions in $wall s"
 pass "--stats: $count instructions in $wall s ($mips MIPS), inside the shell's $outer s"
 
+# --- jit is the default engine: only it reports translated blocks ---------------------------------
+"$BRISK" run --stats --max-insns 1000 "$WORK/spin" 2>"$WORK/err"
+grep -q '^brisk: jit: [0-9]* blocks translated' "$WORK/err" || fail "with no --engine, --stats shows no JIT: $(cat "$WORK/err")"
+"$BRISK" run --engine=interp --stats --max-insns 1000 "$WORK/spin" 2>"$WORK/err"
+! grep -q '^brisk: jit:' "$WORK/err" || fail "--engine=interp reports translated blocks: $(cat "$WORK/err")"
+pass "jit is the default engine"
+
+# --- an unimplemented system call: -ENOSYS each time, one warning ---------------------------------
+"$BRISK" run --engine="$ENGINE" "$WORK/acct-twice" 2>"$WORK/err"
+rc=$?
+((rc == 256 - 38)) || fail "acct twice: exit status $rc, want 218 (-ENOSYS as the exit code): $(cat "$WORK/err")"
+[[ $(grep -c 'syscall acct (89) is not implemented; returning -ENOSYS' "$WORK/err") == 1 && $(wc -l <"$WORK/err") == 1 ]] ||
+    fail "acct twice: want one warning line, got: $(cat "$WORK/err")"
+pass "an unimplemented syscall returns -ENOSYS twice with one warning: $(cat "$WORK/err")"
+
 # --- --perf-map: /tmp/perf-PID.map names the spin's block by its guest pc -------------------------
 "$BRISK" run --engine=jit --perf-map --max-insns 1000 "$WORK/spin" 2>/dev/null &
 pid=$!
