@@ -9,17 +9,24 @@ BRISK=$1
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-# expect_error DESCRIPTION PATTERN ARGS...: brisk ARGS must exit with 1 or 2 within 20 s, printing one
-# line on stderr that matches PATTERN and starts with "brisk".
+# expect_error DESCRIPTION PATTERN ARGS...: brisk ARGS must exit with status 1 (2 for a command line
+# that does not parse: expect_usage) within 20 s, printing one line on stderr that matches PATTERN
+# and starts with "brisk".
+want=1
 expect_error() {
     local what=$1 pattern=$2
     shift 2
     local rc=0
     timeout 20 "$BRISK" "$@" </dev/null >"$WORK/out" 2>"$WORK/err" || rc=$?
-    ((rc == 1 || rc == 2)) || fail "$what: exit status $rc (want 1 or 2); stderr: $(cat "$WORK/err")"
+    ((rc == want)) || fail "$what: exit status $rc (want $want); stderr: $(cat "$WORK/err")"
     [[ $(wc -l <"$WORK/err") -eq 1 ]] || fail "$what: want one line on stderr, got: $(cat "$WORK/err")"
     grep -Eq "^brisk.*$pattern" "$WORK/err" || fail "$what: stderr '$(cat "$WORK/err")' does not match '$pattern'"
     pass "$what: $(cat "$WORK/err")"
+}
+expect_usage() {
+    want=2
+    expect_error "$@"
+    want=1
 }
 
 printf 'not an elf\n' >"$WORK/text"
@@ -33,8 +40,8 @@ expect_error "run: not an ELF" "is not an ELF file" run "$WORK/text"
 expect_error "run: another machine" "not RISC-V" run /bin/true
 expect_error "run: truncated ELF" "truncated|corrupt|not an ELF|not RISC-V" run "$WORK/truncated"
 expect_error "run: corrupt riscv64 ELF" "corrupt|truncated" run "$WORK/rv-trunc"
-expect_error "run: unknown option" "unknown option --no-such-option" run --no-such-option x
-expect_error "run: no program" "missing PROG" run
+expect_usage "run: unknown option" "unknown option --no-such-option" run --no-such-option x
+expect_usage "run: no program" "missing PROG" run
 expect_error "system: missing kernel" "cannot open the kernel .*nonexistent" system --bios none --kernel "$WORK/nonexistent"
 expect_error "system: bare-metal kernel that is no ELF" "neither an ELF nor a RISC-V Linux Image" system --bios none --kernel "$WORK/text"
 expect_error "system: too little memory" "too little memory" system --bios none --kernel "$WORK/text" -m 8M
