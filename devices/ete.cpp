@@ -85,35 +85,24 @@ bool EteUnit::comparator_context_ok(unsigned n, uint8_t cid, uint8_t vmid) const
   return true;
 }
 
-uint8_t EteUnit::cid_match() const {
+uint8_t EteUnit::id_matches(uint32_t id, const std::array<uint64_t, 8>& comparators, uint32_t ctlr0,
+                            uint32_t ctlr1, unsigned count) {
   uint8_t m = 0;
-  for (unsigned c = 0; c < sizes_.cid_comps; c++) {
-    const uint32_t bytes = ((c < 4 ? cidcctlr0_ : cidcctlr1_) >> (8 * (c % 4))) & 0xf;
-    if (compare_masked(context_id_, cidcvr_[c], bytes)) m |= 1u << c;
+  for (unsigned c = 0; c < count; c++) {
+    // Comparator c ignores the bytes of id set in bits 3:0 of byte c % 4 of its control register.
+    const uint32_t ignored = ((c < 4 ? ctlr0 : ctlr1) >> (8 * (c % 4))) & 0xf;
+    uint32_t keep = ~0u;
+    for (unsigned b = 0; b < 4; b++)
+      if (bit(ignored, b)) keep &= ~(0xffu << (8 * b));
+    if (((id ^ static_cast<uint32_t>(comparators[c])) & keep) == 0) m |= 1u << c;
   }
   return m;
-}
-
-uint8_t EteUnit::vmid_match() const {
-  uint8_t m = 0;
-  for (unsigned c = 0; c < sizes_.vmid_comps; c++) {
-    const uint32_t bytes = ((c < 4 ? vmidcctlr0_ : vmidcctlr1_) >> (8 * (c % 4))) & 0xf;
-    if (compare_masked(vmid_, vmidcvr_[c], bytes)) m |= 1u << c;
-  }
-  return m;
-}
-
-bool EteUnit::compare_masked(uint32_t value, uint64_t comparator, uint32_t ignored_bytes) {
-  uint32_t keep = ~0u;
-  for (unsigned b = 0; b < 4; b++)
-    if (bit(ignored_bytes, b)) keep &= ~(0xffu << (8 * b));
-  return ((value ^ static_cast<uint32_t>(comparator)) & keep) == 0;
 }
 
 EteUnit::Matches EteUnit::matches(uint64_t pc) const {
   Matches m;
-  m.cid = cid_match();
-  m.vmid = vmid_match();
+  m.cid = id_matches(context_id_, cidcvr_, cidcctlr0_, cidcctlr1_, sizes_.cid_comps);
+  m.vmid = id_matches(vmid_, vmidcvr_, vmidcctlr0_, vmidcctlr1_, sizes_.vmid_comps);
   for (unsigned n = 0; n < 2 * sizes_.ac_pairs; n++)
     if (pc == acvr_[n] && comparator_context_ok(n, m.cid, m.vmid)) m.sac |= 1u << n;
   // A range is [TRCACVR<2m>, TRCACVR<2m+1>): the upper address is the first one outside, as

@@ -100,7 +100,8 @@ struct TraceSink {
 
 class EteUnit final : public Device {
  public:
-  // `affinity`: the hart's number (TRCDEVAFF). `sink` may be null (no stream). Starts reset.
+  // `affinity`: the hart's number (TRCDEVAFF). `sink` may be null (no stream). The unit starts as
+  // a cold reset leaves it: OS lock set, disabled, and 0 in the fields ETE leaves UNKNOWN.
   EteUnit(unsigned affinity, const ete::Sizes& sizes, ete::TraceSink* sink = nullptr)
       : affinity_(affinity), sizes_(sizes), sink_(sink) {}
 
@@ -110,9 +111,6 @@ class EteUnit final : public Device {
   bool read(uint64_t offset, unsigned size, uint64_t& value) override;
   bool write(uint64_t offset, unsigned size, uint64_t value) override;
 
-  // Trace unit reset: the registers' reset values (0 for brisk's architecturally UNKNOWN ones),
-  // OS lock set, disabled.
-  void reset() { *this = EteUnit(affinity_, sizes_, sink_); }
   bool enabled() const { return prgctlr_ & ete::PRGCTLR_EN; }
   // A 32-bit register as the host sees it, whatever the OS lock (--trace's snapshot).
   uint32_t register_value(uint64_t offset) { return read32(offset); }
@@ -143,10 +141,9 @@ class EteUnit final : public Device {
     uint8_t cid = 0, vmid = 0;
   };
   Matches matches(uint64_t pc) const;
-  uint8_t cid_match() const;
-  uint8_t vmid_match() const;
-  // value == comparator, but for the bytes set in ignored_bytes (bit b: byte b).
-  static bool compare_masked(uint32_t value, uint64_t comparator, uint32_t ignored_bytes);
+  // The context ID or VMID comparators that match `id` under their byte masks.
+  static uint8_t id_matches(uint32_t id, const std::array<uint64_t, 8>& comparators, uint32_t ctlr0,
+                            uint32_t ctlr1, unsigned count);
   // TRCACATR<n>'s exception level and context conditions, given the context comparators' matches.
   bool comparator_context_ok(unsigned n, uint8_t cid, uint8_t vmid) const;
   bool group(unsigned n, const ete::Retired& r, const Matches& m) const;
@@ -166,8 +163,8 @@ class EteUnit final : public Device {
   uint32_t idr(unsigned n) const;
   void set_enabled(bool on);
 
-  unsigned affinity_;
-  ete::Sizes sizes_;
+  const unsigned affinity_;
+  const ete::Sizes sizes_;
   ete::TraceSink* sink_;
 
   bool oslock_ = true;

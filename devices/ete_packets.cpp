@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -15,8 +16,12 @@ namespace brisk::ete {
 namespace {
 
 // Packet headers (ETE; OpenCSD's names in trc_pkt_lister's output).
-constexpr uint8_t kTraceInfo = 0x01, kTraceOn = 0x04, kException = 0x06, kEvent = 0x70, kContext = 0x81,
-                  kAddrCtxt64Is1 = 0x86, kAddrShortIs1 = 0x96, kAddrLong64Is1 = 0x9e, kAtomN = 0xf6, kAtomE = 0xf7;
+constexpr uint8_t kTraceInfo = 0x01, kTraceOn = 0x04, kException = 0x06, kEvent = 0x70,
+                  kAddrCtxt64Is1 = 0x86, kAddrShortIs1 = 0x96, kAddrLong64Is1 = 0x9e;
+// Atom packets: F1 0xf6 | E; F2 0xd8 | 2 atoms; F3 0xf8 | 3 atoms (oldest in bit 0); F6 0xc0 | n - 3
+// for n E atoms then E, 0xe0 | n - 3 for n E atoms then N (3 <= n <= 23).
+constexpr uint8_t kAtomF1 = 0xf6, kAtomF2 = 0xd8, kAtomF3 = 0xf8, kAtomF6 = 0xc0, kAtomF6LastN = 0x20;
+constexpr unsigned kMaxPendingAtoms = 24;
 constexpr unsigned kAsyncZeros = 11;  // then 0x80
 // An exception packet's E1:E0: the address that follows is the preferred return address.
 constexpr uint8_t kExceptionAddrReturn = 0x01;
@@ -32,11 +37,12 @@ void PacketEncoder::start(uint32_t trcconfigr, uint32_t trcsyncpr) {
 }
 
 void PacketEncoder::sync() {
+  flush_atoms();
   last_sync_ = out_.size();
   out_.insert(out_.end(), kAsyncZeros, 0x00);
   put(0x80);
   // Trace Info with an INFO section of 0: no cycle counting, no conditional or load/store P0 trace.
-  put(kTraceInfo);
+  put_header(kTraceInfo);
   put(0x01);
   put(0x00);
 }
@@ -50,7 +56,7 @@ void PacketEncoder::sync_if_due(uint64_t pc) {
 void PacketEncoder::address(uint64_t a) {
   // IS1 addresses drop bit 0. A short packet replaces bits 15:1 (or 7:1) of the last address.
   if ((a >> 16) == (last_address_ >> 16)) {
-    put(kAddrShortIs1);
+    put_header(kAddrShortIs1);
     if ((a >> 8) == (last_address_ >> 8)) {
       put((a >> 1) & 0x7f);
     } else {
@@ -58,7 +64,7 @@ void PacketEncoder::address(uint64_t a) {
       put(static_cast<uint8_t>(a >> 8));
     }
   } else {
-    put(kAddrLong64Is1);
+    put_header(kAddrLong64Is1);
     put((a >> 1) & 0x7f);
     for (unsigned i = 1; i < 8; i++) put(static_cast<uint8_t>(a >> (8 * i)));
   }
@@ -66,7 +72,7 @@ void PacketEncoder::address(uint64_t a) {
 }
 
 void PacketEncoder::address_context(uint64_t a) {
-  put(kAddrCtxt64Is1);
+  put_header(kAddrCtxt64Is1);
   put((a >> 1) & 0x7f);
   for (unsigned i = 1; i < 8; i++) put(static_cast<uint8_t>(a >> (8 * i)));
   last_address_ = a;
@@ -83,19 +89,20 @@ void PacketEncoder::trace_on(uint64_t pc, El el, uint32_t context_id, uint32_t v
   context_id_ = context_id;
   vmid_ = vmid;
   if (sync_period_ && out_.size() - last_sync_ >= sync_period_) sync();
-  put(kTraceOn);
+  put_header(kTraceOn);
   address_context(pc);
 }
 
 void PacketEncoder::branch(const Retired& r) {
   sync_if_due(r.pc);
-  put(r.taken ? kAtomE : kAtomN);
+  atoms_ |= uint32_t(r.taken) << atom_count_;
+  if (++atom_count_ == kMaxPendingAtoms) flush_atoms();
   if (r.kind == Retired::IndirectBranch && r.taken) address(r.next_pc);
 }
 
 void PacketEncoder::exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, El el) {
   const uint32_t type = exception_type(cause, interrupt);
-  put(kException);
+  put_header(kException);
   const bool extended = type >= 32;
   put(static_cast<uint8_t>((extended ? 0x80 : 0) | (type & 0x1f) << 1 | kExceptionAddrReturn));
   if (extended) put(static_cast<uint8_t>(type >> 5));
@@ -111,7 +118,34 @@ void PacketEncoder::context(uint64_t pc, El el, uint32_t context_id, uint32_t vm
   address_context(pc);
 }
 
-void PacketEncoder::event(unsigned events) { put(static_cast<uint8_t>(kEvent | (events & 0xf))); }
+void PacketEncoder::event(unsigned events) { put_header(static_cast<uint8_t>(kEvent | (events & 0xf))); }
+
+void PacketEncoder::flush_atoms() {
+  while (atom_count_) {
+    unsigned run = 0;  // E atoms, oldest first
+    while (run < atom_count_ && (atoms_ >> run & 1)) run++;
+    unsigned used;
+    if (run >= 3 && run < atom_count_ && run <= 23) {
+      put(static_cast<uint8_t>(kAtomF6 | kAtomF6LastN | (run - 3)));  // run E atoms, then the N
+      used = run + 1;
+    } else if (run >= 4) {
+      const unsigned n = std::min(run - 1, 23u);  // n E atoms, then one more E
+      put(static_cast<uint8_t>(kAtomF6 | (n - 3)));
+      used = n + 1;
+    } else if (atom_count_ >= 3) {
+      put(static_cast<uint8_t>(kAtomF3 | (atoms_ & 7)));
+      used = 3;
+    } else if (atom_count_ == 2) {
+      put(static_cast<uint8_t>(kAtomF2 | (atoms_ & 3)));
+      used = 2;
+    } else {
+      put(static_cast<uint8_t>(kAtomF1 | (atoms_ & 1)));
+      used = 1;
+    }
+    atoms_ >>= used;
+    atom_count_ -= used;
+  }
+}
 
 // ------------------------------------------------------------------------------ snapshot
 

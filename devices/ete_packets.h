@@ -18,8 +18,9 @@ constexpr uint32_t exception_type(uint64_t cause, bool interrupt) {
 
 // Encodes trace elements as the packets an ETE emits: A-Sync, Trace Info, Trace On, Address with
 // Context (64-bit, IS1: RISC-V instructions are 2-byte aligned), short and long IS1 addresses
-// against the last address, F1 atoms, exceptions, events, and A-Sync + Trace Info again every
-// 2^TRCSYNCPR bytes at the next branch or Trace On.
+// against the last address, atoms (packed into F6, F3, F2 and F1 packets before the next other
+// packet, at 24 pending atoms, and at stop), exceptions, events, and A-Sync + Trace Info again
+// every 2^TRCSYNCPR bytes at the next branch or Trace On.
 class PacketEncoder final : public TraceSink {
  public:
   const std::vector<uint8_t>& bytes() const { return out_; }
@@ -30,10 +31,16 @@ class PacketEncoder final : public TraceSink {
   void exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, El el) override;
   void context(uint64_t pc, El el, uint32_t context_id, uint32_t vmid) override;
   void event(unsigned events) override;
-  void stop() override {}
+  void stop() override { flush_atoms(); }
 
  private:
+  // Every packet but an atom starts here: the atoms before it go out first.
+  void put_header(uint8_t b) {
+    flush_atoms();
+    out_.push_back(b);
+  }
   void put(uint8_t b) { out_.push_back(b); }
+  void flush_atoms();
   void sync();
   void sync_if_due(uint64_t pc);
   void address(uint64_t a);
@@ -44,6 +51,8 @@ class PacketEncoder final : public TraceSink {
   uint64_t sync_period_ = 0;  // bytes; 0: no periodic synchronization
   size_t last_sync_ = 0;      // out_.size() at the last A-Sync
   uint64_t last_address_ = 0;
+  uint32_t atoms_ = 0;  // pending atoms, oldest in bit 0, 1 = E
+  unsigned atom_count_ = 0;
   El el_ = El::EL3;
   uint32_t context_id_ = 0, vmid_ = 0;
 };

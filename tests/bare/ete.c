@@ -28,20 +28,7 @@
 #define TRCDEVARCH ETE(0xfbc)
 #define TRCCIDR1 ETE(0xff4)
 
-/* 4-byte loads and stores that may fault, as load64_at/store64_at. */
-static inline uint64_t load32_at(uint64_t addr, uint32_t *v) {
-  uint64_t pc, r = *v;
-  __asm__ volatile(".option push\n.option norvc\nla %0, 1f\n1: lwu %1, 0(%2)\n.option pop"
-                   : "=&r"(pc), "+r"(r) : "r"(addr) : "memory");
-  *v = (uint32_t)r;
-  return pc;
-}
-static inline uint64_t store32_at(uint64_t addr, uint32_t v) {
-  uint64_t pc;
-  __asm__ volatile(".option push\n.option norvc\nla %0, 1f\n1: sw %1, 0(%2)\n.option pop"
-                   : "=&r"(pc) : "r"(v), "r"(addr) : "memory");
-  return pc;
-}
+/* A 1-byte load that may fault. */
 static inline uint64_t load8_at(uint64_t addr) {
   uint64_t pc, r;
   __asm__ volatile(".option push\n.option norvc\nla %0, 1f\n1: lbu %1, 0(%2)\n.option pop"

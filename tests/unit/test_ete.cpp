@@ -137,39 +137,46 @@ TEST_F(EteTest, ResourceSelectorsBeyondNumRsPairAreRes0) {
 
 TEST_F(EteTest, RegistersReadBackWhatTheyKeep) {
   unlock();
-  wr(TRCRSCTLR0 + 4 * 2, 0xffffffff);  // reserved group: SELECT kept as 0
-  EXPECT_EQ(rd(TRCRSCTLR0 + 4 * 2), 0x003f0000u);
-  wr(TRCRSCTLR0 + 4 * 3, 0xffffffff);  // odd selectors have no PAIRINV
-  EXPECT_EQ(rd(TRCRSCTLR0 + 4 * 3), 0x001f0000u);
-  wr(TRCRSCTLR0 + 4 * 4, 0x0012ffff);  // counters and sequencer: 8 bits
-  EXPECT_EQ(rd(TRCRSCTLR0 + 4 * 4), 0x001200ffu);
-  wr(TRCRSCTLR0 + 4 * 5, 0x0004ffff);  // single address comparators: 16
-  EXPECT_EQ(rd(TRCRSCTLR0 + 4 * 5), 0x0004ffffu);
-  wr(TRCCONFIGR, 0xffffffff);
-  EXPECT_EQ(rd(TRCCONFIGR), 0x8d8u);
-  wr(TRCEVENTCTL0R, 0xffffffff);
-  EXPECT_EQ(rd(TRCEVENTCTL0R), 0x9f9f9f9fu);
-  wr(TRCVICTLR, 0xffffffff);
-  EXPECT_EQ(rd(TRCVICTLR), 0x0038029fu);
-  wr(TRCSYNCPR, 3);
-  EXPECT_EQ(rd(TRCSYNCPR), 8u);
-  wr(TRCSYNCPR, 0xc);
-  EXPECT_EQ(rd(TRCSYNCPR), 0xcu);
-  wr(TRCCNTCTLR0, 0xffffffff);  // no CNTCHAIN on counter 0
-  EXPECT_EQ(rd(TRCCNTCTLR0), 0x19f9fu);
-  wr(TRCCNTCTLR0 + 4, 0xffffffff);
-  EXPECT_EQ(rd(TRCCNTCTLR0 + 4), 0x39f9fu);
-  wr(TRCCNTVR0, 0x12345);
-  EXPECT_EQ(rd(TRCCNTVR0), 0x2345u);
-  wr(TRCSSCSR0, 0xffffffff);
-  EXPECT_EQ(rd(TRCSSCSR0), 0xc0000009u);
+  struct WriteRead {
+    uint64_t offset;
+    uint32_t write, read;
+  };
+  const WriteRead cases[] = {
+      {TRCRSCTLR0 + 4 * 2, 0xffffffff, 0x003f0000},  // reserved group: SELECT kept as 0
+      {TRCRSCTLR0 + 4 * 3, 0xffffffff, 0x001f0000},  // odd selectors have no PAIRINV
+      {TRCRSCTLR0 + 4 * 4, 0x0012ffff, 0x001200ff},  // counters and sequencer: 8 bits
+      {TRCRSCTLR0 + 4 * 5, 0x0004ffff, 0x0004ffff},  // single address comparators: 16
+      {TRCCONFIGR, 0xffffffff, 0x8d8},
+      {TRCEVENTCTL0R, 0xffffffff, 0x9f9f9f9f},
+      {TRCEVENTCTL1R, 0xffffffff, 0xf},
+      {TRCVICTLR, 0xffffffff, 0x0038029f},
+      {TRCVIIECTLR, 0xffffffff, 0x00ff00ff},
+      {TRCVISSCTLR, 0xffffffff, 0xffffffff},
+      {TRCVIPCSSCTLR, 0xffffffff, 0x000f000f},
+      {TRCSYNCPR, 3, 8},
+      {TRCSYNCPR, 0xc, 0xc},
+      {TRCSYNCPR, 31, 20},
+      {TRCCNTCTLR0, 0xffffffff, 0x19f9f},      // no CNTCHAIN on counter 0
+      {TRCCNTCTLR0 + 4, 0xffffffff, 0x39f9f},
+      {TRCCNTVR0, 0x12345, 0x2345},
+      {TRCSEQEVR0 + 8, 0xffffffff, 0x9f9f},
+      {TRCSEQSTR, 0xffffffff, 3},
+      {TRCEXTINSELR0 + 12, 0xffffffff, 0xffff},
+      {TRCSSCCR0, 0xffffffff, 0x01ffffff},
+      {TRCSSCSR0, 0xffffffff, 0xc0000009},
+      {TRCSSPCICR0, 0xffffffff, 0xf},
+      {TRCACATR0, 0xffffffff, 0x387c},
+      {TRCCIDCCTLR1, 0xffffffff, 0x0f0f0f0f},
+      {TRCTRACEIDR, 0xffffffff, 0x7f},
+      {TRCIDR0, 0, 0x28000ca1},                // read-only
+  };
+  for (const WriteRead& c : cases) {
+    wr(c.offset, c.write);
+    EXPECT_EQ(rd(c.offset), c.read) << "offset " << c.offset;
+  }
   wr64(TRCACVR0 + 8, 0x123456789abcdef0);
   EXPECT_EQ(rd(TRCACVR0 + 8), 0x9abcdef0u);
   EXPECT_EQ(rd(TRCACVR0 + 12), 0x12345678u);
-  wr(TRCACATR0, 0xffffffff);
-  EXPECT_EQ(rd(TRCACATR0), 0x387cu);
-  wr(TRCCIDCCTLR1, 0xffffffff);
-  EXPECT_EQ(rd(TRCCIDCCTLR1), 0x0f0f0f0fu);
   wr(TRCCLAIMSET, 0x5);
   EXPECT_EQ(rd(TRCCLAIMCLR), 0x5u);
   wr(TRCCLAIMCLR, 0x1);

@@ -69,6 +69,7 @@ TEST_F(EtePacketsTest, StreamStartsWithSyncTraceInfoTraceOnAndAddressContext) {
   program(0);
   unit.on_retired(insn(0x80001000));
   unit.on_retired(insn(0x80001004, Retired::Branch, true, 0x80001100));
+  wr(TRCPRGCTLR, 0);  // flushes the atom
   const Bytes expect = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80,  // A-Sync
                         0x01, 0x01, 0x00,                        // Trace Info, INFO = 0
                         0x04,                                    // Trace On
@@ -84,12 +85,32 @@ TEST_F(EtePacketsTest, AddressesAreCompressedAgainstTheLastOne) {
   unit.on_retired(insn(0x80001202, Retired::IndirectBranch, true, 0x8000120a));  // only bits 7:1
   unit.on_retired(insn(0x8000120a, Retired::IndirectBranch, true, 0x80042002));  // bits 63:16 change
   unit.on_retired(insn(0x80042002, Retired::Branch, false));
+  wr(TRCPRGCTLR, 0);
   const Bytes tail(enc.bytes().begin() + 30, enc.bytes().end());
   const Bytes expect = {0xf7, 0x96, 0x81, 0x12,                            // E, short address
                         0xf7, 0x96, 0x05,                                  // E, one-byte short address
                         0xf7, 0x9e, 0x01, 0x20, 0x04, 0x80, 0, 0, 0, 0,    // E, long address
                         0xf6};                                             // N
   EXPECT_EQ(tail, expect);
+}
+
+TEST_F(EtePacketsTest, AtomsArePacked) {
+  program(0);
+  const char* pattern = "EEENEEEEENNEEEEEENN";
+  uint64_t pc = 0x80001000;
+  for (const char* p = pattern; *p; p++, pc += 4) unit.on_retired(insn(pc, Retired::Branch, *p == 'E', pc + 4));
+  wr(TRCPRGCTLR, 0);
+  const Bytes tail(enc.bytes().begin() + 30, enc.bytes().end());
+  // Greedy from the oldest atom: F6 EEE+N, F6 EEEEE+N, F3 NEE (oldest in bit 0), F6 EEEE+N, F1 N.
+  const Bytes expect = {0xe0, 0xe2, 0xf8 | 0b110, 0xe1, 0xf6};
+  EXPECT_EQ(tail, expect);
+  SnapshotSource src = snapshot_source(unit);
+  src.stream = enc.bytes();
+  write_snapshot(dir_, {src});
+  std::string atoms;
+  for (const std::string& l : list())
+    if (l.rfind("I_ATOM_", 0) == 0) atoms += l.substr(l.rfind(' ') + 1);
+  EXPECT_EQ(atoms, pattern);
 }
 
 TEST_F(EtePacketsTest, ExceptionCarriesTheRiscvCause) {
