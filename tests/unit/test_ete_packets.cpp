@@ -43,9 +43,9 @@ struct EtePacketsTest : TempDirTest {
     r.next_pc = taken ? target : pc + 4;
     return r;
   }
-  // trc_pkt_lister's packet lines for the snapshot in dir_.
+  // trc_pkt_lister's packet lines for the snapshot in dir_ (where it also leaves its log file).
   std::vector<std::string> list() {
-    const std::string cmd = "trc_pkt_lister -ss_dir " + dir_ + " -logstdout 2>&1";
+    const std::string cmd = "cd " + dir_ + " && trc_pkt_lister -ss_dir . -logstdout 2>&1";
     FILE* p = popen(cmd.c_str(), "r");
     EXPECT_NE(p, nullptr);
     std::vector<std::string> lines;
