@@ -305,11 +305,6 @@ uint32_t EteUnit::idr(unsigned n) const {
   }
 }
 
-bool EteUnit::reg64(uint64_t offset) const {
-  return (offset >= TRCACVR0 && offset < TRCACATR0 + 8 * 16) ||
-         (offset >= TRCCIDCVR0 && offset < TRCVMIDCVR0 + 8 * 8) || offset == TRCDEVAFF;
-}
-
 bool EteUnit::accessible(uint64_t offset) const {
   if (!oslock_) return true;
   // With the OS lock set only the ID registers, the OS lock and power-down status, and the
@@ -322,7 +317,7 @@ bool EteUnit::accessible(uint64_t offset) const {
 bool EteUnit::read(uint64_t offset, unsigned size, uint64_t& value) {
   if (offset + size > kWindowSize || offset % size || !accessible(offset & ~7ull)) return false;
   if (size == 8) {
-    if (!reg64(offset)) return false;
+    if (!is_64bit_register(offset)) return false;
     value = read32(offset) | uint64_t(read32(offset + 4)) << 32;
     return true;
   }
@@ -334,7 +329,7 @@ bool EteUnit::read(uint64_t offset, unsigned size, uint64_t& value) {
 bool EteUnit::write(uint64_t offset, unsigned size, uint64_t value) {
   if (offset + size > kWindowSize || offset % size || !accessible(offset & ~7ull)) return false;
   if (size == 8) {
-    if (!reg64(offset)) return false;
+    if (!is_64bit_register(offset)) return false;
     write32(offset, static_cast<uint32_t>(value));
     write32(offset + 4, static_cast<uint32_t>(value >> 32));
     return true;

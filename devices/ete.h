@@ -33,6 +33,13 @@ constexpr uint64_t TRCPRGCTLR = 0x004, TRCSTATR = 0x00c, TRCCONFIGR = 0x010, TRC
                    TRCPIDR4 = 0xfd0, TRCPIDR0 = 0xfe0, TRCCIDR0 = 0xff0;
 constexpr uint64_t kWindowSize = 0x1000;
 
+// The 64-bit registers, which also take 8-byte accesses: TRCACVR, TRCACATR, TRCCIDCVR,
+// TRCVMIDCVR and TRCDEVAFF.
+constexpr bool is_64bit_register(uint64_t offset) {
+  return (offset >= TRCACVR0 && offset < TRCACATR0 + 8 * 16) ||
+         (offset >= TRCCIDCVR0 && offset < TRCVMIDCVR0 + 8 * 8) || offset == TRCDEVAFF;
+}
+
 // Field positions used by more than one file.
 constexpr uint32_t PRGCTLR_EN = 1u << 0;
 constexpr uint32_t STATR_IDLE = 1u << 0, STATR_PMSTABLE = 1u << 1;
@@ -157,7 +164,6 @@ class EteUnit final : public Device {
   void step_counters(const ete::Retired& r, const Matches& m);
   void step_sequencer(const ete::Retired& r, const Matches& m);
   bool accessible(uint64_t offset) const;
-  bool reg64(uint64_t offset) const;
   uint32_t read32(uint64_t offset);
   void write32(uint64_t offset, uint32_t v);
   uint32_t idr(unsigned n) const;
