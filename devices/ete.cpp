@@ -199,65 +199,82 @@ bool EteUnit::view_inst(const Retired& r) const {
   return view_inst(r, matches(r.pc), started);
 }
 
-void EteUnit::step_counters(const Retired& r, const Matches& m) {
-  std::array<uint32_t, 4> next = cntvr_;
-  bool reloaded = false;  // counter n-1 reloaded in this step
+EteUnit::Step EteUnit::plan(const Retired& r, const Matches& m) const {
+  Step st;
+  // Every resource of a step sees the state before it; then all of it changes at once.
+  st.traced = view_inst(r, m, st.started);
+  st.fires = single_shot_fires(r, m);
+  for (unsigned n = 0; n < 4; n++)
+    if (bit(eventctl1r_, n) && event_field((eventctl0r_ >> (8 * n)) & kEventMask, r, m)) st.events |= 1u << n;
+
+  st.counters = cntvr_;
   for (unsigned i = 0; i < sizes_.counters; i++) {
     const uint32_t ctl = cntctlr_[i];
-    const bool chain = (ctl & CNTCTLR_CNTCHAIN) && reloaded;
-    reloaded = false;
+    const bool chain = (ctl & CNTCTLR_CNTCHAIN) && bit(st.reloaded, i - 1);
     // A counter whose events are both "never" and that is not chained cannot change.
     if ((ctl & 0xffff) == 0 && !chain) continue;
     const bool count = event_field(ctl & kEventMask, r, m) || chain;
-    const bool reload = event_field((ctl >> 8) & kEventMask, r, m) ||
-                        ((ctl & CNTCTLR_RLDSELF) && cntvr_[i] == 0 && count);
-    if (reload) {
-      next[i] = cntrldvr_[i];
-      reloaded = true;
-    } else if (count && next[i] > 0) {
-      next[i]--;
+    if (event_field((ctl >> 8) & kEventMask, r, m) || ((ctl & CNTCTLR_RLDSELF) && cntvr_[i] == 0 && count)) {
+      st.counters[i] = cntrldvr_[i];
+      st.reloaded |= 1u << i;
+    } else if (count && cntvr_[i] > 0) {
+      st.counters[i]--;
+      st.decremented |= 1u << i;
     }
   }
-  cntvr_ = next;
-}
 
-void EteUnit::step_sequencer(const Retired& r, const Matches& m) {
-  if (!sizes_.seq_states) return;
+  st.seq = seqstr_;
+  if (!sizes_.seq_states) return st;
   if (seqrstevr_ && event_field(seqrstevr_, r, m)) {
-    seqstr_ = 0;
-    return;
+    st.seq = 0;
+    return st;
   }
   const unsigned s = seqstr_;
   const bool forward = s < 3 && (seqevr_[s] & kEventMask) && event_field(seqevr_[s] & kEventMask, r, m);
   const bool back = s > 0 && (seqevr_[s - 1] >> 8) && event_field((seqevr_[s - 1] >> 8) & kEventMask, r, m);
   // Both at once: the sequencer stays where it is.
-  if (forward != back) seqstr_ = forward ? s + 1 : s - 1;
+  if (forward != back) st.seq = forward ? s + 1 : s - 1;
+  return st;
 }
 
 void EteUnit::on_retired(const Retired& r) {
   if (!enabled()) return;
-  const Matches m = matches(r.pc);
-  // Every resource of this step sees the state before it; then all of it changes at once.
-  bool started;
-  const bool traced = view_inst(r, m, started);
-  const uint8_t fires = single_shot_fires(r, m);
-  unsigned events = 0;
-  for (unsigned n = 0; n < 4; n++)
-    if (bit(eventctl1r_, n) && event_field((eventctl0r_ >> (8 * n)) & kEventMask, r, m)) events |= 1u << n;
-  step_counters(r, m);
-  step_sequencer(r, m);
+  const Step st = plan(r, matches(r.pc));
+  cntvr_ = st.counters;
+  seqstr_ = st.seq;
   for (unsigned c = 0; c < sizes_.ss_comps; c++)
-    if (bit(fires, c)) sscsr_[c] |= SSCSR_STATUS;
-  victlr_ = started ? victlr_ | VICTLR_SSSTATUS : victlr_ & ~VICTLR_SSSTATUS;
+    if (bit(st.fires, c)) sscsr_[c] |= SSCSR_STATUS;
+  victlr_ = st.started ? victlr_ | VICTLR_SSSTATUS : victlr_ & ~VICTLR_SSSTATUS;
 
-  if (!sink_) {
-    tracing_ = traced;
-    return;
-  }
-  if (traced && !tracing_) sink_->trace_on(r.pc, el_, context_id_, vmid_);
-  tracing_ = traced;
-  if (events) sink_->event(events);
-  if (traced && r.kind != Retired::Plain) sink_->branch(r);
+  const bool was_tracing = tracing_;
+  tracing_ = st.traced;
+  if (!sink_) return;
+  if (st.traced && !was_tracing) sink_->trace_on(r.pc, el_, context_id_, vmid_);
+  if (st.events) sink_->event(st.events);
+  if (st.traced && r.kind != Retired::Plain) sink_->branch(r);
+}
+
+uint64_t EteUnit::quiet_steps(const Retired& like, uint64_t limit) const {
+  if (!enabled()) return limit;
+  const Matches m = matches(like.pc);
+  if (m.sac) return 0;  // a single address comparator matches `like` only
+  const Step st = plan(like, m);
+  const bool started = victlr_ & VICTLR_SSSTATUS;
+  if (st.reloaded || st.seq != seqstr_ || st.fires || st.started != started || st.events || st.traced != tracing_)
+    return 0;
+  // Each step decrements the same counters, until one of them reaches zero, which changes the
+  // resources of the step after it.
+  uint64_t k = limit;
+  for (unsigned i = 0; i < sizes_.counters; i++)
+    if (bit(st.decremented, i)) k = std::min<uint64_t>(k, cntvr_[i]);
+  return k;
+}
+
+void EteUnit::advance_quiet(const Retired& like, uint64_t n) {
+  if (!enabled() || n == 0) return;
+  const Step st = plan(like, matches(like.pc));
+  for (unsigned i = 0; i < sizes_.counters; i++)
+    if (bit(st.decremented, i)) cntvr_[i] -= static_cast<uint32_t>(std::min<uint64_t>(n, cntvr_[i]));
 }
 
 void EteUnit::on_exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, El el) {

@@ -127,6 +127,13 @@ class EteUnit final : public Device {
   // A retired instruction: one step of the resource logic (counters, sequencer, single-shot,
   // ViewInst, events), and its atom when traced.
   void on_retired(const ete::Retired& r);
+  // Quiet runs, for the hart side's fast path (docs/ete.md, "Quiet runs"): how many of the next
+  // instructions, each like `like` to the resources (the same pc-dependent matches and inputs),
+  // change nothing but counters that count down without reloading (at most `limit`); and
+  // advance_quiet applies n <= quiet_steps(like, ...) of them at once. Branches among them are
+  // reported to the sink by the caller (tracing() does not change during a quiet run).
+  uint64_t quiet_steps(const ete::Retired& like, uint64_t limit) const;
+  void advance_quiet(const ete::Retired& like, uint64_t n);
   // An exception or interrupt taken at `epc` (its preferred return address) to `handler` at `el`.
   void on_exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, ete::El el);
   // The exception level or context changed (xRET, a satp.ASID or hgatp.VMID write).
@@ -161,8 +168,16 @@ class EteUnit final : public Device {
   bool el_traced() const;
   // ViewInst for r; `started` is the start/stop state after it.
   bool view_inst(const ete::Retired& r, const Matches& m, bool& started) const;
-  void step_counters(const ete::Retired& r, const Matches& m);
-  void step_sequencer(const ete::Retired& r, const Matches& m);
+  // What one step for r would change.
+  struct Step {
+    std::array<uint32_t, 4> counters;
+    uint8_t reloaded = 0, decremented = 0;  // bit i: counter i
+    uint32_t seq = 0;
+    uint8_t fires = 0;  // single-shot controls
+    bool started = false, traced = false;
+    unsigned events = 0;  // TRCEVENTCTL0R events with INSTEN
+  };
+  Step plan(const ete::Retired& r, const Matches& m) const;
   bool accessible(uint64_t offset) const;
   uint32_t read32(uint64_t offset);
   void write32(uint64_t offset, uint32_t v);

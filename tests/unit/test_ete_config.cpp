@@ -1,6 +1,7 @@
 // Programming the ETE trace unit from the host (devices/ete_config.h): register files and Linux's
 // AutoFDO strobing, run through the unit's resource logic.
 #include "devices/ete_config.h"
+#include "devices/ete_packets.h"
 
 #include <gtest/gtest.h>
 
@@ -76,6 +77,61 @@ TEST(EteConfig, AutofdoStrobing) {
                                    59, 60, 76, 77, 78, 79, 80, 96, 97, 98, 99, 100};
   EXPECT_EQ(traced, expect);
   EXPECT_EQ(unit.register_value(TRCSEQSTR), 1u);  // SEQEVR0.F fired at the first window's end
+}
+
+
+// Quiet runs (EteUnit::quiet_steps, advance_quiet) leave the unit exactly as stepping through
+// each instruction does, and its stream too, under AutoFDO strobing and under a configuration
+// with chained counters, the sequencer and an address range.
+TEST(EteQuiet, QuietRunsMatchStepByStep) {
+  const std::vector<RegisterWrite> configs[] = {
+      autofdo_config(7, 3),
+      parse_config("TRCACVR0 = 0x80000000\nTRCACVR1 = 0x80000100\n"
+                   "TRCRSCTLR2 = 0x20001\nTRCRSCTLR3 = 0x50001\nTRCRSCTLR4 = 0x20040\n"
+                   "TRCCNTRLDVR0 = 5\nTRCCNTVR0 = 9\nTRCCNTCTLR0 = 0x10003\n"  // count in range 0, RLDSELF
+                   "TRCCNTRLDVR1 = 2\nTRCCNTVR1 = 2\nTRCCNTCTLR1 = 0x20000\n"  // CNTCHAIN
+                   "TRCSEQEVR0 = 0x02\nTRCSEQEVR1 = 0x02\nTRCSEQRSTEVR = 0x04\n"
+                   "TRCVICTLR = 0x203\n",
+                   "test"),
+  };
+  for (const auto& config : configs) {
+    PacketEncoder ref_stream, fast_stream;
+    EteUnit ref(0, Sizes{}, &ref_stream), fast(0, Sizes{}, &fast_stream);
+    program(ref, config);
+    program(fast, config);
+    uint64_t shortcuts = 0, t = 0;
+    while (t < 2000) {
+      Retired r;
+      // Runs of plain instructions inside and outside range 0, and a branch every 50.
+      r.pc = (t / 300) % 2 ? 0x80000400 : 0x80000010;
+      r.next_pc = r.pc + 4;
+      if (t % 50 == 49) {
+        r.kind = Retired::Branch;
+        r.taken = true;
+        ref.on_retired(r);
+        fast.on_retired(r);
+        t++;
+        continue;
+      }
+      const uint64_t q = fast.quiet_steps(r, 49 - t % 50);
+      if (q == 0) {
+        ref.on_retired(r);
+        fast.on_retired(r);
+        t++;
+        continue;
+      }
+      shortcuts += q > 1;
+      fast.advance_quiet(r, q);
+      for (uint64_t i = 0; i < q; i++) ref.on_retired(r);
+      t += q;
+      for (uint64_t off : {TRCCNTVR0, TRCCNTVR0 + 4, TRCSEQSTR, TRCVICTLR})
+        ASSERT_EQ(fast.register_value(off), ref.register_value(off)) << "offset " << off << " at " << t;
+      ASSERT_EQ(fast.tracing(), ref.tracing()) << t;
+    }
+    EXPECT_GT(shortcuts, 20u);
+    EXPECT_EQ(fast_stream.bytes(), ref_stream.bytes());
+    EXPECT_GT(ref_stream.bytes().size(), 40u);  // the configuration traced something
+  }
 }
 
 }  // namespace
