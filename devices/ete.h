@@ -121,7 +121,6 @@ class EteUnit final : public Device {
   bool enabled() const { return prgctlr_ & ete::PRGCTLR_EN; }
   // A 32-bit register as the host sees it, whatever the OS lock (--trace's snapshot).
   uint32_t register_value(uint64_t offset) { return read32(offset); }
-  const ete::Sizes& sizes() const { return sizes_; }
 
   // ---- Observations (docs/ete.md, "What the hart feeds"). Ignored while disabled.
   // A retired instruction: one step of the resource logic (counters, sequencer, single-shot,
@@ -130,10 +129,13 @@ class EteUnit final : public Device {
   // Quiet runs, for the hart side's fast path (docs/ete.md, "Quiet runs"): how many of the next
   // instructions, each like `like` to the resources (the same pc-dependent matches and inputs),
   // change nothing but counters that count down without reloading (at most `limit`); and
-  // advance_quiet applies n <= quiet_steps(like, ...) of them at once. Branches among them are
-  // reported to the sink by the caller (tracing() does not change during a quiet run).
+  // advance_quiet applies n <= quiet_steps(like, ...) of them at once, and quiet_branch traces
+  // the atom of a branch among them (tracing() does not change during a quiet run).
   uint64_t quiet_steps(const ete::Retired& like, uint64_t limit) const;
   void advance_quiet(const ete::Retired& like, uint64_t n);
+  void quiet_branch(const ete::Retired& r) {
+    if (enabled() && tracing_ && sink_) sink_->branch(r);
+  }
   // An exception or interrupt taken at `epc` (its preferred return address) to `handler` at `el`.
   void on_exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, ete::El el);
   // The exception level or context changed (xRET, a satp.ASID or hgatp.VMID write).

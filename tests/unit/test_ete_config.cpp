@@ -99,17 +99,23 @@ TEST(EteQuiet, QuietRunsMatchStepByStep) {
     EteUnit ref(0, Sizes{}, &ref_stream), fast(0, Sizes{}, &fast_stream);
     program(ref, config);
     program(fast, config);
-    uint64_t shortcuts = 0, t = 0;
+    uint64_t shortcuts = 0, quiet_branches = 0, t = 0;
     while (t < 2000) {
       Retired r;
       // Runs of plain instructions inside and outside range 0, and a branch every 50.
       r.pc = (t / 300) % 2 ? 0x80000400 : 0x80000010;
       r.next_pc = r.pc + 4;
-      if (t % 50 == 49) {
+      if (t % 50 == 49) {  // a branch: inside a quiet run when it is one
         r.kind = Retired::Branch;
         r.taken = true;
         ref.on_retired(r);
-        fast.on_retired(r);
+        if (fast.quiet_steps(r, 1) == 1) {
+          fast.advance_quiet(r, 1);
+          fast.quiet_branch(r);
+          quiet_branches++;
+        } else {
+          fast.on_retired(r);
+        }
         t++;
         continue;
       }
@@ -129,6 +135,7 @@ TEST(EteQuiet, QuietRunsMatchStepByStep) {
       ASSERT_EQ(fast.tracing(), ref.tracing()) << t;
     }
     EXPECT_GT(shortcuts, 20u);
+    EXPECT_GT(quiet_branches, 5u);
     EXPECT_EQ(fast_stream.bytes(), ref_stream.bytes());
     EXPECT_GT(ref_stream.bytes().size(), 40u);  // the configuration traced something
   }
