@@ -206,6 +206,7 @@ EteUnit::Step EteUnit::plan(const Retired& r, const Matches& m) const {
   st.fires = single_shot_fires(r, m);
   for (unsigned n = 0; n < 4; n++)
     if (bit(eventctl1r_, n) && event_field((eventctl0r_ >> (8 * n)) & kEventMask, r, m)) st.events |= 1u << n;
+  st.timestamp = (configr_ & CONFIGR_TS) && tsctlr_ && event_field(tsctlr_, r, m);
 
   st.counters = cntvr_;
   for (unsigned i = 0; i < sizes_.counters; i++) {
@@ -251,6 +252,7 @@ void EteUnit::on_retired(const Retired& r) {
   if (!sink_) return;
   if (st.traced && !was_tracing) sink_->trace_on(r.pc, el_, context_id_, vmid_);
   if (st.events) sink_->event(st.events);
+  if (st.timestamp) sink_->timestamp();
   if (st.traced && r.kind != Retired::Plain) sink_->branch(r);
 }
 
@@ -260,7 +262,8 @@ uint64_t EteUnit::quiet_steps(const Retired& like, uint64_t limit) const {
   if (m.sac) return 0;  // a single address comparator matches `like` only
   const Step st = plan(like, m);
   const bool started = victlr_ & VICTLR_SSSTATUS;
-  if (st.reloaded || st.seq != seqstr_ || st.fires || st.started != started || st.events || st.traced != tracing_)
+  if (st.reloaded || st.seq != seqstr_ || st.fires || st.started != started || st.events || st.timestamp ||
+      st.traced != tracing_)
     return 0;
   // Each step decrements the same counters, until one of them reaches zero, which changes the
   // resources of the step after it.

@@ -99,6 +99,8 @@ struct TraceSink {
   virtual void context(uint64_t pc, El el, uint32_t context_id, uint32_t vmid) = 0;
   // TRCEVENTCTL0R events that fired with TRCEVENTCTL1R.INSTEN set (bit n = EVENTn).
   virtual void event(unsigned events) = 0;
+  // The TRCTSCTLR event fired with TRCCONFIGR.TS set: a timestamp.
+  virtual void timestamp() = 0;
   // The unit was disabled: flush what is pending.
   virtual void stop() = 0;
 };
@@ -178,6 +180,7 @@ class EteUnit final : public Device {
     uint8_t fires = 0;  // single-shot controls
     bool started = false, traced = false;
     unsigned events = 0;  // TRCEVENTCTL0R events with INSTEN
+    bool timestamp = false;
   };
   Step plan(const ete::Retired& r, const Matches& m) const;
   bool accessible(uint64_t offset) const;

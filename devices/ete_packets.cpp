@@ -16,7 +16,7 @@ namespace brisk::ete {
 namespace {
 
 // Packet headers (ETE; OpenCSD's names in trc_pkt_lister's output).
-constexpr uint8_t kTraceInfo = 0x01, kTraceOn = 0x04, kException = 0x06, kEvent = 0x70,
+constexpr uint8_t kTraceInfo = 0x01, kTimestamp = 0x02, kTraceOn = 0x04, kException = 0x06, kEvent = 0x70,
                   kAddrCtxt64Is1 = 0x86, kAddrShortIs1 = 0x96, kAddrLong64Is1 = 0x9e;
 // Atom packets: F1 0xf6 | E; F2 0xd8 | 2 atoms; F3 0xf8 | 3 atoms (oldest in bit 0); F6 0xc0 | n - 3
 // for n E atoms then E, 0xe0 | n - 3 for n E atoms then N (3 <= n <= 23).
@@ -45,6 +45,23 @@ void PacketEncoder::sync() {
   put_header(kTraceInfo);
   put(0x01);
   put(0x00);
+  timestamp();
+}
+
+void PacketEncoder::timestamp() {
+  if (!(configr_ & CONFIGR_TS) || !clock_) return;
+  // The value in 7-bit groups, least significant first, bit 7 set on all but the last (at most 9).
+  put_header(kTimestamp);
+  uint64_t t = clock_->now();
+  for (unsigned i = 0; i < 9; i++) {
+    const uint8_t low = t & 0x7f;
+    t >>= 7;
+    if (t == 0 || i == 8) {
+      put(low);
+      break;
+    }
+    put(0x80 | low);
+  }
 }
 
 void PacketEncoder::sync_if_due(uint64_t pc) {

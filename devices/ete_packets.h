@@ -20,9 +20,11 @@ constexpr uint32_t exception_type(uint64_t cause, bool interrupt) {
 // Context (64-bit, IS1: RISC-V instructions are 2-byte aligned), short and long IS1 addresses
 // against the last address, atoms (packed into F6, F3, F2 and F1 packets before the next other
 // packet, at 24 pending atoms, and at stop), exceptions, events, and A-Sync + Trace Info again
-// every 2^TRCSYNCPR bytes at the next branch or Trace On.
+// every 2^TRCSYNCPR bytes at the next branch or Trace On. With TRCCONFIGR.TS and a clock, a
+// Timestamp packet of the clock's time follows each Trace Info and each TRCTSCTLR event.
 class PacketEncoder final : public TraceSink {
  public:
+  explicit PacketEncoder(const Clock* clock = nullptr) : clock_(clock) {}
   const std::vector<uint8_t>& bytes() const { return out_; }
 
   void start(uint32_t trcconfigr, uint32_t trcsyncpr) override;
@@ -31,6 +33,7 @@ class PacketEncoder final : public TraceSink {
   void exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, El el) override;
   void context(uint64_t pc, El el, uint32_t context_id, uint32_t vmid) override;
   void event(unsigned events) override;
+  void timestamp() override;
   void stop() override { flush_atoms(); }
 
  private:
@@ -46,6 +49,7 @@ class PacketEncoder final : public TraceSink {
   void address(uint64_t a);
   void address_context(uint64_t a);
 
+  const Clock* clock_;
   std::vector<uint8_t> out_;
   uint32_t configr_ = 0;
   uint64_t sync_period_ = 0;  // bytes; 0: no periodic synchronization

@@ -29,6 +29,7 @@ struct RecordingSink : TraceSink {
     log.push_back("ctx " + std::to_string(static_cast<int>(el)) + " " + std::to_string(cid));
   }
   void event(unsigned events) override { log.push_back("event " + std::to_string(events)); }
+  void timestamp() override { log.push_back("ts"); }
   void stop() override { log.push_back("stop"); }
 };
 
@@ -542,6 +543,20 @@ TEST_F(EteTest, TraceElementsFollowViewInst) {
   unit.on_retired(b);
   EXPECT_EQ(sink.log, (std::vector<std::string>{"start", "on 256", "E 256", "ctx 1 7", "exc 8", "event 2",
                                                 "on 768", "N 768"}));
+}
+
+TEST_F(EteTest, TimestampEventNeedsConfigrTs) {
+  unlock();
+  wr(TRCRSCTLR0 + 8, group_sel(Group::PeComparator, 1));
+  wr(TRCTSCTLR, 0x02);
+  enable();
+  unit.on_retired(at(0, 1));  // TRCCONFIGR.TS clear: no timestamp
+  wr(TRCPRGCTLR, 0);
+  wr(TRCCONFIGR, CONFIGR_TS);
+  enable();
+  unit.on_retired(at(0, 0));
+  unit.on_retired(at(0, 1));
+  EXPECT_EQ(sink.log, (std::vector<std::string>{"start", "stop", "start", "ts"}));
 }
 
 TEST_F(EteTest, ObservationsWhileDisabledChangeNothing) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "devices/ete_config.h"
 #include "temp_dir.h"
 
 namespace brisk::ete {
@@ -92,6 +93,35 @@ TEST_F(EtePacketsTest, AddressesAreCompressedAgainstTheLastOne) {
                         0xf7, 0x9e, 0x01, 0x20, 0x04, 0x80, 0, 0, 0, 0,    // E, long address
                         0xf6};                                             // N
   EXPECT_EQ(tail, expect);
+}
+
+struct FixedClock : Clock {
+  uint64_t t = 0x123456789;
+  uint64_t now() const override { return t; }
+  void set(uint64_t v) override { t = v; }
+};
+
+TEST_F(EtePacketsTest, TimestampsAfterTraceInfoAndOnTheTsEvent) {
+  FixedClock clock;
+  PacketEncoder ts_enc(&clock);
+  EteUnit ts_unit(0, Sizes{}, &ts_enc);
+  ete::program(ts_unit, {{TRCCONFIGR, CONFIGR_TS}, {TRCTSCTLR, 0x01}});
+  Retired r;
+  r.pc = 0x80001000;
+  r.next_pc = r.pc + 4;
+  clock.t = 0x80;
+  ts_unit.on_retired(r);
+  const Bytes head(ts_enc.bytes().begin() + 12, ts_enc.bytes().begin() + 21);
+  const Bytes expect = {0x01, 0x01, 0x00, 0x02, 0x89, 0xcf, 0x95, 0x9a, 0x12};  // Trace Info, timestamp
+  EXPECT_EQ(head, expect);
+  const Bytes tail(ts_enc.bytes().end() - 3, ts_enc.bytes().end());
+  EXPECT_EQ(tail, (Bytes{0x02, 0x80, 0x01}));  // the TRCTSCTLR event's timestamp: 0x80
+  SnapshotSource src = snapshot_source(ts_unit);
+  src.stream = ts_enc.bytes();
+  write_snapshot(dir_, {src});
+  int timestamps = 0;
+  for (const std::string& l : list()) timestamps += l.rfind("I_TIMESTAMP ", 0) == 0;
+  EXPECT_EQ(timestamps, 2);
 }
 
 TEST_F(EtePacketsTest, AtomsArePacked) {
