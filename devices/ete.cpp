@@ -27,8 +27,6 @@ constexpr unsigned ACATR_CONTEXTTYPE = 2, ACATR_CONTEXT = 4, ACATR_EXLEVEL_S = 8
 
 // The external input selectors pick PMU events by number, bit e of Retired::pmu_events.
 constexpr unsigned kExternalInputs = 32;
-// TRCIDR3.CCITMIN: the smallest cycle count threshold.
-constexpr uint32_t kCcitMin = 4;
 
 // CoreSight identification: the architecture is Arm's ETE (ARCHITECT 0x23b, PRESENT, ARCHVER 5,
 // ARCHPART 0xa13); the designer code is Arm's JEP106 (0x3b, continuation 4) with part number 0,
@@ -308,13 +306,14 @@ void EteUnit::set_enabled(bool on) {
 
 uint32_t EteUnit::idr(unsigned n) const {
   switch (n) {
-    // RES1, TRCBB, TRCCCI, NUMEVENT = 4 events, TSSIZE = 64 bits, COMMOPT = 1.
-    case 0: return 1u | 1u << 5 | 1u << 7 | 3u << 10 | 0b01000u << 24 | 1u << 29;
+    // RES1, NUMEVENT = 4 events, TSSIZE = 64 bits, COMMOPT = 1; no branch broadcast (TRCBB) nor
+    // cycle counting (TRCCCI) yet.
+    case 0: return 1u | 3u << 10 | 0b01000u << 24 | 1u << 29;
     // DESIGNER 'A', RES1 15:12, TRCARCHMAJ/MIN 0xf (TRCDEVARCH holds the version).
     case 1: return 0x4100fff0;
     // IASIZE 64 bits, CIDSIZE 32, VMIDSIZE 32, CCSIZE 12 bits.
     case 2: return 0b01000u | 0b00100u << 5 | 0b00100u << 10;
-    case 3: return kCcitMin | kElSecure << 16 | kElNonSecure << 20;
+    case 3: return kElSecure << 16 | kElNonSecure << 20;
     case 4:
       return sizes_.ac_pairs | sizes_.pe_comps << 12 | (sizes_.rs_pairs - 1) << 16 | sizes_.ss_comps << 20 |
              sizes_.cid_comps << 24 | sizes_.vmid_comps << 28;
@@ -413,8 +412,6 @@ uint32_t EteUnit::read32(uint64_t o) {
     case TRCEVENTCTL1R: return eventctl1r_;
     case TRCTSCTLR: return tsctlr_;
     case TRCSYNCPR: return syncpr_;
-    case TRCCCCTLR: return ccctlr_;
-    case TRCBBCTLR: return bbctlr_;
     case TRCTRACEIDR: return traceidr_;
     case TRCVICTLR: return victlr_;
     case TRCVIIECTLR: return viiectlr_;
@@ -530,14 +527,12 @@ void EteUnit::write32(uint64_t o, uint32_t v) {
     return m;
   };
   switch (o) {
-    case TRCCONFIGR: configr_ = v & (CONFIGR_BB | CONFIGR_CCI | CONFIGR_CID | CONFIGR_VMID | CONFIGR_TS); break;
+    case TRCCONFIGR: configr_ = v & (CONFIGR_CID | CONFIGR_VMID | CONFIGR_TS); break;
     case TRCEVENTCTL0R: eventctl0r_ = v & 0x9f9f9f9f; break;
     case TRCEVENTCTL1R: eventctl1r_ = v & 0xf; break;  // INSTEN 3:0
     case TRCTSCTLR: tsctlr_ = v & kEventMask; break;
     // PERIOD: 0 (no periodic synchronization) or 2^8 to 2^20 bytes; 1-7 are reserved and read as 8.
     case TRCSYNCPR: syncpr_ = (v & 0x1f) == 0 ? 0 : std::clamp(v & 0x1f, 8u, 20u); break;
-    case TRCCCCTLR: ccctlr_ = v & 0xfff; break;
-    case TRCBBCTLR: bbctlr_ = v & (1u << 8 | ac); break;
     case TRCTRACEIDR: traceidr_ = v & 0x7f; break;
     case TRCVICTLR:
       victlr_ = v & (kEventMask | VICTLR_SSSTATUS | kElSecure << VICTLR_EXLEVEL_S | kElNonSecure << VICTLR_EXLEVEL_NS);

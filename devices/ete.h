@@ -43,8 +43,7 @@ constexpr bool is_64bit_register(uint64_t offset) {
 // Field positions used by more than one file.
 constexpr uint32_t PRGCTLR_EN = 1u << 0;
 constexpr uint32_t STATR_IDLE = 1u << 0, STATR_PMSTABLE = 1u << 1;
-constexpr uint32_t CONFIGR_BB = 1u << 3, CONFIGR_CCI = 1u << 4, CONFIGR_CID = 1u << 6, CONFIGR_VMID = 1u << 7,
-                   CONFIGR_TS = 1u << 11;
+constexpr uint32_t CONFIGR_CID = 1u << 6, CONFIGR_VMID = 1u << 7, CONFIGR_TS = 1u << 11;
 constexpr uint32_t VICTLR_SSSTATUS = 1u << 9;
 constexpr unsigned VICTLR_EXLEVEL_S = 16, VICTLR_EXLEVEL_NS = 20;
 constexpr uint32_t CNTCTLR_RLDSELF = 1u << 16, CNTCTLR_CNTCHAIN = 1u << 17;
@@ -197,7 +196,7 @@ class EteUnit final : public Device {
   bool stickypd_ = true;
   uint32_t claim_ = 0;
   uint32_t prgctlr_ = 0, configr_ = 0, eventctl0r_ = 0, eventctl1r_ = 0, tsctlr_ = 0, syncpr_ = 0,
-           ccctlr_ = 0, bbctlr_ = 0, traceidr_ = 0, victlr_ = 0, viiectlr_ = 0, vissctlr_ = 0,
+           traceidr_ = 0, victlr_ = 0, viiectlr_ = 0, vissctlr_ = 0,
            vipcssctlr_ = 0, seqrstevr_ = 0, seqstr_ = 0;
   std::array<uint32_t, 3> seqevr_{};
   std::array<uint32_t, 4> extinselr_{}, cntrldvr_{}, cntctlr_{}, cntvr_{};

@@ -57,10 +57,10 @@ static void os_lock(void) {
 }
 
 static void id_registers(void) {
-  CHECK(0x28000ca1, mmio_read32(TRCIDR(0)));
+  CHECK(0x28000c01, mmio_read32(TRCIDR(0)));
   CHECK(0x4100fff0, mmio_read32(TRCIDR(1)));
   CHECK(0x1088, mmio_read32(TRCIDR(2)));
-  CHECK(0x00380004, mmio_read32(TRCIDR(3)));
+  CHECK(0x00380000, mmio_read32(TRCIDR(3)));
   /* NUMACPAIRS 8, NUMPC 4, NUMRSPAIR, NUMSSCC 8, NUMCIDC 8, NUMVMIDC 8 */
   CHECK(0x88804008u | (RSPAIRS - 1) << 16, mmio_read32(TRCIDR(4)));
   CHECK(0x48070820, mmio_read32(TRCIDR(5)));
@@ -82,7 +82,7 @@ static void read_back_and_idle(void) {
   CHECK(0x56789abc, mmio_read32(TRCACVR(3)));
   mmio_write32(TRCVICTLR, 0xffffffff);
   CHECK(0x0038029f, mmio_read32(TRCVICTLR));
-  mmio_write32(TRCCONFIGR, 0x8);
+  mmio_write32(TRCCONFIGR, 0x40);
   mmio_write32(TRCCNTVR0, 0x1234);
   mmio_write32(TRCCLAIMSET, 0x3);
   CHECK(0xf, mmio_read32(TRCCLAIMSET));
@@ -93,7 +93,7 @@ static void read_back_and_idle(void) {
   mmio_write32(TRCCONFIGR, 0x800);
   mmio_write32(TRCCNTVR0, 0x1);
   mmio_write32(TRCCLAIMCLR, 0x1);
-  CHECK(0x8, mmio_read32(TRCCONFIGR));
+  CHECK(0x40, mmio_read32(TRCCONFIGR));
   CHECK(0x1234, mmio_read32(TRCCNTVR0));
   CHECK(0x2, mmio_read32(TRCCLAIMCLR));
   mmio_write32(TRCPRGCTLR, 0);

@@ -79,10 +79,10 @@ TEST_F(EteTest, ResetLeavesTheOsLockSetAndTraceRegistersFault) {
 }
 
 TEST_F(EteTest, IdRegistersReportTheDefaultSizes) {
-  EXPECT_EQ(rd(TRCIDR0), 0x28000ca1u);
+  EXPECT_EQ(rd(TRCIDR0), 0x28000c01u);
   EXPECT_EQ(rd(TRCIDR0 + 4), 0x4100fff0u);
   EXPECT_EQ(rd(TRCIDR0 + 8), 0x1088u);
-  EXPECT_EQ(rd(TRCIDR0 + 12), 0x00380004u);
+  EXPECT_EQ(rd(TRCIDR0 + 12), 0x00380000u);
   // NUMACPAIRS 8, NUMPC 4, NUMRSPAIR 15, NUMSSCC 8, NUMCIDC 8, NUMVMIDC 8.
   EXPECT_EQ(rd(TRCIDR0 + 16), 0x888f4008u);
   // NUMEXTIN 32, NUMEXTINSEL 4, TRACEIDSIZE 7, NUMSEQSTATE 4, NUMCNTR 4.
@@ -147,7 +147,9 @@ TEST_F(EteTest, RegistersReadBackWhatTheyKeep) {
       {TRCRSCTLR0 + 4 * 3, 0xffffffff, 0x001f0000},  // odd selectors have no PAIRINV
       {TRCRSCTLR0 + 4 * 4, 0x0012ffff, 0x001200ff},  // counters and sequencer: 8 bits
       {TRCRSCTLR0 + 4 * 5, 0x0004ffff, 0x0004ffff},  // single address comparators: 16
-      {TRCCONFIGR, 0xffffffff, 0x8d8},
+      {TRCCONFIGR, 0xffffffff, 0x8c0},
+      {TRCCCCTLR, 0xffffffff, 0},              // no cycle counting
+      {TRCBBCTLR, 0xffffffff, 0},              // no branch broadcast
       {TRCEVENTCTL0R, 0xffffffff, 0x9f9f9f9f},
       {TRCEVENTCTL1R, 0xffffffff, 0xf},
       {TRCVICTLR, 0xffffffff, 0x0038029f},
@@ -169,7 +171,7 @@ TEST_F(EteTest, RegistersReadBackWhatTheyKeep) {
       {TRCACATR0, 0xffffffff, 0x387c},
       {TRCCIDCCTLR1, 0xffffffff, 0x0f0f0f0f},
       {TRCTRACEIDR, 0xffffffff, 0x7f},
-      {TRCIDR0, 0, 0x28000ca1},                // read-only
+      {TRCIDR0, 0, 0x28000c01},                // read-only
   };
   for (const WriteRead& c : cases) {
     wr(c.offset, c.write);
@@ -192,7 +194,7 @@ TEST_F(EteTest, RegistersReadBackWhatTheyKeep) {
 
 TEST_F(EteTest, WritesOutsideIdleAreIgnored) {
   unlock();
-  wr(TRCCONFIGR, CONFIGR_BB);
+  wr(TRCCONFIGR, CONFIGR_CID);
   wr(TRCCNTVR0, 7);
   enable();
   EXPECT_EQ(rd(TRCSTATR), 0u);
@@ -200,7 +202,7 @@ TEST_F(EteTest, WritesOutsideIdleAreIgnored) {
   wr(TRCCNTVR0, 1);
   wr(TRCRSCTLR0 + 8, group_sel(Group::PeComparator, 1));
   wr(TRCCLAIMSET, 2);  // claim tags and the programming control still work
-  EXPECT_EQ(rd(TRCCONFIGR), CONFIGR_BB);
+  EXPECT_EQ(rd(TRCCONFIGR), CONFIGR_CID);
   EXPECT_EQ(rd(TRCCNTVR0), 7u);
   EXPECT_EQ(rd(TRCRSCTLR0 + 8), 0u);
   EXPECT_EQ(rd(TRCCLAIMCLR), 2u);

@@ -52,9 +52,9 @@ TEST(EteConfig, ParseConfig) {
 
 TEST(EteConfig, ProgramWritesInLinuxOrderAndEnables) {
   EteUnit unit(0, Sizes{});
-  program(unit, parse_config("TRCCONFIGR = 0x8\nTRCACVR1 = 0x123456789\n", "cfg"));
+  program(unit, parse_config("TRCCONFIGR = 0x40\nTRCACVR1 = 0x123456789\n", "cfg"));
   EXPECT_TRUE(unit.enabled());
-  EXPECT_EQ(unit.register_value(TRCCONFIGR), 0x8u);
+  EXPECT_EQ(unit.register_value(TRCCONFIGR), 0x40u);
   EXPECT_EQ(unit.register_value(TRCACVR0 + 8), 0x23456789u);
   EXPECT_EQ(unit.register_value(TRCACVR0 + 12), 0x1u);
   EXPECT_EQ(unit.register_value(TRCOSLSR), 0x8u);  // unlocked
