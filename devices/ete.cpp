@@ -27,6 +27,8 @@ constexpr unsigned ACATR_CONTEXTTYPE = 2, ACATR_CONTEXT = 4, ACATR_EXLEVEL_S = 8
 
 // The external input selectors pick PMU events by number, bit e of Retired::pmu_events.
 constexpr unsigned kExternalInputs = 32;
+// TRCIDR3.CCITMIN: the smallest cycle count threshold software should program.
+constexpr uint32_t kCcitMin = 4;
 
 // CoreSight identification: the architecture is Arm's ETE (ARCHITECT 0x23b, PRESENT, ARCHVER 5,
 // ARCHPART 0xa13); the designer code is Arm's JEP106 (0x3b, continuation 4) with part number 0,
@@ -245,13 +247,14 @@ void EteUnit::on_retired(const Retired& r) {
     if (bit(st.fires, c)) sscsr_[c] |= SSCSR_STATUS;
   victlr_ = st.started ? victlr_ | VICTLR_SSSTATUS : victlr_ & ~VICTLR_SSSTATUS;
 
+  cycles_++;
   const bool was_tracing = tracing_;
   tracing_ = st.traced;
   if (!sink_) return;
   if (st.traced && !was_tracing) sink_->trace_on(r.pc, el_, context_id_, vmid_);
   if (st.events) sink_->event(st.events);
   if (st.timestamp) sink_->timestamp();
-  if (st.traced && r.kind != Retired::Plain) sink_->branch(r);
+  if (st.traced && r.kind != Retired::Plain) sink_->branch(r, cycles_);
 }
 
 uint64_t EteUnit::quiet_steps(const Retired& like, uint64_t limit) const {
@@ -273,6 +276,7 @@ uint64_t EteUnit::quiet_steps(const Retired& like, uint64_t limit) const {
 
 void EteUnit::advance_quiet(const Retired& like, uint64_t n) {
   if (!enabled() || n == 0) return;
+  cycles_ += n;
   const Step st = plan(like, matches(like.pc));
   for (unsigned i = 0; i < sizes_.counters; i++)
     if (bit(st.decremented, i)) cntvr_[i] -= static_cast<uint32_t>(std::min<uint64_t>(n, cntvr_[i]));
@@ -296,7 +300,8 @@ void EteUnit::set_enabled(bool on) {
   prgctlr_ = on ? PRGCTLR_EN : 0;
   if (on) {
     tracing_ = false;
-    if (sink_) sink_->start(configr_, syncpr_);
+    cycles_ = 0;
+    if (sink_) sink_->start(configr_, syncpr_, ccctlr_);
   } else if (sink_) {
     sink_->stop();
   }
@@ -306,14 +311,14 @@ void EteUnit::set_enabled(bool on) {
 
 uint32_t EteUnit::idr(unsigned n) const {
   switch (n) {
-    // RES1, NUMEVENT = 4 events, TSSIZE = 64 bits, COMMOPT = 1; no branch broadcast (TRCBB) nor
-    // cycle counting (TRCCCI) yet.
-    case 0: return 1u | 3u << 10 | 0b01000u << 24 | 1u << 29;
+    // RES1, TRCCCI, NUMEVENT = 4 events, TSSIZE = 64 bits, COMMOPT = 1; no branch broadcast
+    // (TRCBB) yet.
+    case 0: return 1u | 1u << 7 | 3u << 10 | 0b01000u << 24 | 1u << 29;
     // DESIGNER 'A', RES1 15:12, TRCARCHMAJ/MIN 0xf (TRCDEVARCH holds the version).
     case 1: return 0x4100fff0;
-    // IASIZE 64 bits, CIDSIZE 32, VMIDSIZE 32, CCSIZE 12 bits.
-    case 2: return 0b01000u | 0b00100u << 5 | 0b00100u << 10;
-    case 3: return kElSecure << 16 | kElNonSecure << 20;
+    // IASIZE 64 bits, CIDSIZE 32, VMIDSIZE 32, CCSIZE 20 bits.
+    case 2: return 0b01000u | 0b00100u << 5 | 0b00100u << 10 | 0b1000u << 25;
+    case 3: return kCcitMin | kElSecure << 16 | kElNonSecure << 20;
     case 4:
       return sizes_.ac_pairs | sizes_.pe_comps << 12 | (sizes_.rs_pairs - 1) << 16 | sizes_.ss_comps << 20 |
              sizes_.cid_comps << 24 | sizes_.vmid_comps << 28;
@@ -412,6 +417,7 @@ uint32_t EteUnit::read32(uint64_t o) {
     case TRCEVENTCTL1R: return eventctl1r_;
     case TRCTSCTLR: return tsctlr_;
     case TRCSYNCPR: return syncpr_;
+    case TRCCCCTLR: return ccctlr_;
     case TRCTRACEIDR: return traceidr_;
     case TRCVICTLR: return victlr_;
     case TRCVIIECTLR: return viiectlr_;
@@ -527,7 +533,8 @@ void EteUnit::write32(uint64_t o, uint32_t v) {
     return m;
   };
   switch (o) {
-    case TRCCONFIGR: configr_ = v & (CONFIGR_CID | CONFIGR_VMID | CONFIGR_TS); break;
+    case TRCCONFIGR: configr_ = v & (CONFIGR_CCI | CONFIGR_CID | CONFIGR_VMID | CONFIGR_TS); break;
+    case TRCCCCTLR: ccctlr_ = v & 0xfff; break;  // THRESHOLD
     case TRCEVENTCTL0R: eventctl0r_ = v & 0x9f9f9f9f; break;
     case TRCEVENTCTL1R: eventctl1r_ = v & 0xf; break;  // INSTEN 3:0
     case TRCTSCTLR: tsctlr_ = v & kEventMask; break;

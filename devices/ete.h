@@ -43,7 +43,7 @@ constexpr bool is_64bit_register(uint64_t offset) {
 // Field positions used by more than one file.
 constexpr uint32_t PRGCTLR_EN = 1u << 0;
 constexpr uint32_t STATR_IDLE = 1u << 0, STATR_PMSTABLE = 1u << 1;
-constexpr uint32_t CONFIGR_CID = 1u << 6, CONFIGR_VMID = 1u << 7, CONFIGR_TS = 1u << 11;
+constexpr uint32_t CONFIGR_CCI = 1u << 4, CONFIGR_CID = 1u << 6, CONFIGR_VMID = 1u << 7, CONFIGR_TS = 1u << 11;
 constexpr uint32_t VICTLR_SSSTATUS = 1u << 9;
 constexpr unsigned VICTLR_EXLEVEL_S = 16, VICTLR_EXLEVEL_NS = 20;
 constexpr uint32_t CNTCTLR_RLDSELF = 1u << 16, CNTCTLR_CNTCHAIN = 1u << 17;
@@ -85,13 +85,14 @@ struct Retired {
 // What the unit traces, in stream order; devices/ete_packets.h turns it into packets.
 struct TraceSink {
   virtual ~TraceSink() = default;
-  // The unit was enabled (TRCPRGCTLR.EN 0 -> 1) with these TRCCONFIGR and TRCSYNCPR values: the
-  // stream starts (A-Sync, Trace Info).
-  virtual void start(uint32_t trcconfigr, uint32_t trcsyncpr) = 0;
+  // The unit was enabled (TRCPRGCTLR.EN 0 -> 1) with these TRCCONFIGR, TRCSYNCPR and TRCCCCTLR
+  // values: the stream starts (A-Sync, Trace Info).
+  virtual void start(uint32_t trcconfigr, uint32_t trcsyncpr, uint32_t trcccctlr) = 0;
   // ViewInst turned on at `pc` (Trace On, then the address and context).
   virtual void trace_on(uint64_t pc, El el, uint32_t context_id, uint32_t vmid) = 0;
-  // A traced branch: an atom, and for a taken indirect branch the target address.
-  virtual void branch(const Retired& r) = 0;
+  // A traced branch: an atom, and for a taken indirect branch the target address. `cycle`: the
+  // branch's step since the unit was enabled, from 1 (brisk's cycles: one per instruction).
+  virtual void branch(const Retired& r, uint64_t cycle) = 0;
   // An exception or interrupt taken while traced: the RISC-V cause and the preferred return address.
   virtual void exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, El el) = 0;
   // The context changed while traced.
@@ -131,11 +132,12 @@ class EteUnit final : public Device {
   // instructions, each like `like` to the resources (the same pc-dependent matches and inputs),
   // change nothing but counters that count down without reloading (at most `limit`); and
   // advance_quiet applies n <= quiet_steps(like, ...) of them at once, and quiet_branch traces
-  // the atom of a branch among them (tracing() does not change during a quiet run).
+  // the atom of a branch among them, once advance_quiet went through it (tracing() does not
+  // change during a quiet run).
   uint64_t quiet_steps(const ete::Retired& like, uint64_t limit) const;
   void advance_quiet(const ete::Retired& like, uint64_t n);
   void quiet_branch(const ete::Retired& r) {
-    if (enabled() && tracing_ && sink_) sink_->branch(r);
+    if (enabled() && tracing_ && sink_) sink_->branch(r, cycles_);
   }
   // An exception or interrupt taken at `epc` (its preferred return address) to `handler` at `el`.
   void on_exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, ete::El el);
@@ -196,7 +198,7 @@ class EteUnit final : public Device {
   bool stickypd_ = true;
   uint32_t claim_ = 0;
   uint32_t prgctlr_ = 0, configr_ = 0, eventctl0r_ = 0, eventctl1r_ = 0, tsctlr_ = 0, syncpr_ = 0,
-           traceidr_ = 0, victlr_ = 0, viiectlr_ = 0, vissctlr_ = 0,
+           ccctlr_ = 0, traceidr_ = 0, victlr_ = 0, viiectlr_ = 0, vissctlr_ = 0,
            vipcssctlr_ = 0, seqrstevr_ = 0, seqstr_ = 0;
   std::array<uint32_t, 3> seqevr_{};
   std::array<uint32_t, 4> extinselr_{}, cntrldvr_{}, cntctlr_{}, cntvr_{};
@@ -210,6 +212,7 @@ class EteUnit final : public Device {
   ete::El el_ = ete::El::EL3;
   uint32_t context_id_ = 0, vmid_ = 0;
   bool tracing_ = false;  // ViewInst traced the last instruction
+  uint64_t cycles_ = 0;   // steps since the unit was enabled
 };
 
 }  // namespace brisk

@@ -16,7 +16,8 @@ namespace brisk::ete {
 namespace {
 
 // Packet headers (ETE; OpenCSD's names in trc_pkt_lister's output).
-constexpr uint8_t kTraceInfo = 0x01, kTimestamp = 0x02, kTraceOn = 0x04, kException = 0x06, kEvent = 0x70,
+constexpr uint8_t kTraceInfo = 0x01, kTimestamp = 0x02, kTraceOn = 0x04, kException = 0x06, kCycleCountF1 = 0x0e,
+                  kEvent = 0x70,
                   kAddrCtxt64Is1 = 0x86, kAddrShortIs1 = 0x96, kAddrLong64Is1 = 0x9e;
 // Atom packets: F1 0xf6 | E; F2 0xd8 | 2 atoms; F3 0xf8 | 3 atoms (oldest in bit 0); F6 0xc0 | n - 3
 // for n E atoms then E, 0xe0 | n - 3 for n E atoms then N (3 <= n <= 23).
@@ -30,8 +31,10 @@ constexpr uint8_t kCtxtSf = 1u << 4, kCtxtNs = 1u << 5, kCtxtV = 1u << 6, kCtxtC
 
 }  // namespace
 
-void PacketEncoder::start(uint32_t trcconfigr, uint32_t trcsyncpr) {
+void PacketEncoder::start(uint32_t trcconfigr, uint32_t trcsyncpr, uint32_t trcccctlr) {
   configr_ = trcconfigr;
+  cc_threshold_ = trcccctlr & 0xfff;
+  last_cc_cycle_ = 0;
   sync_period_ = trcsyncpr ? 1ull << trcsyncpr : 0;
   sync();
 }
@@ -41,27 +44,37 @@ void PacketEncoder::sync() {
   last_sync_ = out_.size();
   out_.insert(out_.end(), kAsyncZeros, 0x00);
   put(0x80);
-  // Trace Info with an INFO section of 0: no cycle counting, no conditional or load/store P0 trace.
+  // Trace Info: an INFO section (bit 0: cycle counting; no conditional or load/store P0 trace)
+  // and, with cycle counting, the CYCT section's threshold.
   put_header(kTraceInfo);
-  put(0x01);
-  put(0x00);
+  if (configr_ & CONFIGR_CCI) {
+    put(0x09);
+    put(0x01);
+    cont_field(cc_threshold_, 2);
+  } else {
+    put(0x01);
+    put(0x00);
+  }
   timestamp();
+}
+
+void PacketEncoder::cont_field(uint64_t v, unsigned max_bytes) {
+  // 7-bit groups, least significant first, bit 7 set on all but the last.
+  for (unsigned i = 0; i < max_bytes; i++) {
+    const uint8_t low = v & 0x7f;
+    v >>= 7;
+    if (v == 0 || i + 1 == max_bytes) {
+      put(low);
+      return;
+    }
+    put(0x80 | low);
+  }
 }
 
 void PacketEncoder::timestamp() {
   if (!(configr_ & CONFIGR_TS) || !clock_) return;
-  // The value in 7-bit groups, least significant first, bit 7 set on all but the last (at most 9).
   put_header(kTimestamp);
-  uint64_t t = clock_->now();
-  for (unsigned i = 0; i < 9; i++) {
-    const uint8_t low = t & 0x7f;
-    t >>= 7;
-    if (t == 0 || i == 8) {
-      put(low);
-      break;
-    }
-    put(0x80 | low);
-  }
+  cont_field(clock_->now(), 9);
 }
 
 void PacketEncoder::sync_if_due(uint64_t pc) {
@@ -110,10 +123,17 @@ void PacketEncoder::trace_on(uint64_t pc, El el, uint32_t context_id, uint32_t v
   address_context(pc);
 }
 
-void PacketEncoder::branch(const Retired& r) {
+void PacketEncoder::branch(const Retired& r, uint64_t cycle) {
   sync_if_due(r.pc);
   atoms_ |= uint32_t(r.taken) << atom_count_;
   if (++atom_count_ == kMaxPendingAtoms) flush_atoms();
+  if ((configr_ & CONFIGR_CCI) && cycle - last_cc_cycle_ >= std::max(cc_threshold_, 1u)) {
+    // Format 1 (COMMOPT 1: no commit section): the count above the threshold, at most 20 bits
+    // (TRCIDR2.CCSIZE), where the count saturates.
+    put_header(kCycleCountF1);
+    cont_field(std::min<uint64_t>(cycle - last_cc_cycle_ - cc_threshold_, 0xfffff), 3);
+    last_cc_cycle_ = cycle;
+  }
   if (r.kind == Retired::IndirectBranch && r.taken) address(r.next_pc);
 }
 

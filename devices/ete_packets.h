@@ -21,15 +21,17 @@ constexpr uint32_t exception_type(uint64_t cause, bool interrupt) {
 // against the last address, atoms (packed into F6, F3, F2 and F1 packets before the next other
 // packet, at 24 pending atoms, and at stop), exceptions, events, and A-Sync + Trace Info again
 // every 2^TRCSYNCPR bytes at the next branch or Trace On. With TRCCONFIGR.TS and a clock, a
-// Timestamp packet of the clock's time follows each Trace Info and each TRCTSCTLR event.
+// Timestamp packet of the clock's time follows each Trace Info and each TRCTSCTLR event. With
+// TRCCONFIGR.CCI, a Cycle Count packet follows the atom of each branch at least
+// TRCCCCTLR.THRESHOLD cycles after the last counted one (or the enable).
 class PacketEncoder final : public TraceSink {
  public:
   explicit PacketEncoder(const Clock* clock = nullptr) : clock_(clock) {}
   const std::vector<uint8_t>& bytes() const { return out_; }
 
-  void start(uint32_t trcconfigr, uint32_t trcsyncpr) override;
+  void start(uint32_t trcconfigr, uint32_t trcsyncpr, uint32_t trcccctlr) override;
   void trace_on(uint64_t pc, El el, uint32_t context_id, uint32_t vmid) override;
-  void branch(const Retired& r) override;
+  void branch(const Retired& r, uint64_t cycle) override;
   void exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, El el) override;
   void context(uint64_t pc, El el, uint32_t context_id, uint32_t vmid) override;
   void event(unsigned events) override;
@@ -48,10 +50,13 @@ class PacketEncoder final : public TraceSink {
   void sync_if_due(uint64_t pc);
   void address(uint64_t a);
   void address_context(uint64_t a);
+  void cont_field(uint64_t v, unsigned max_bytes);
 
   const Clock* clock_;
   std::vector<uint8_t> out_;
   uint32_t configr_ = 0;
+  uint32_t cc_threshold_ = 0;
+  uint64_t last_cc_cycle_ = 0;
   uint64_t sync_period_ = 0;  // bytes; 0: no periodic synchronization
   size_t last_sync_ = 0;      // out_.size() at the last A-Sync
   uint64_t last_address_ = 0;

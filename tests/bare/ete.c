@@ -57,10 +57,10 @@ static void os_lock(void) {
 }
 
 static void id_registers(void) {
-  CHECK(0x28000c01, mmio_read32(TRCIDR(0)));
+  CHECK(0x28000c81, mmio_read32(TRCIDR(0)));
   CHECK(0x4100fff0, mmio_read32(TRCIDR(1)));
-  CHECK(0x1088, mmio_read32(TRCIDR(2)));
-  CHECK(0x00380000, mmio_read32(TRCIDR(3)));
+  CHECK(0x10001088, mmio_read32(TRCIDR(2)));
+  CHECK(0x00380004, mmio_read32(TRCIDR(3)));
   /* NUMACPAIRS 8, NUMPC 4, NUMRSPAIR, NUMSSCC 8, NUMCIDC 8, NUMVMIDC 8 */
   CHECK(0x88804008u | (RSPAIRS - 1) << 16, mmio_read32(TRCIDR(4)));
   CHECK(0x48070820, mmio_read32(TRCIDR(5)));

@@ -19,9 +19,11 @@ constexpr uint32_t group_sel(Group g, uint32_t select) { return static_cast<uint
 
 struct RecordingSink : TraceSink {
   std::vector<std::string> log;
-  void start(uint32_t, uint32_t) override { log.push_back("start"); }
+  void start(uint32_t, uint32_t, uint32_t) override { log.push_back("start"); }
   void trace_on(uint64_t pc, El, uint32_t, uint32_t) override { log.push_back("on " + std::to_string(pc)); }
-  void branch(const Retired& r) override { log.push_back(std::string(r.taken ? "E " : "N ") + std::to_string(r.pc)); }
+  void branch(const Retired& r, uint64_t) override {
+    log.push_back(std::string(r.taken ? "E " : "N ") + std::to_string(r.pc));
+  }
   void exception(uint64_t cause, bool, uint64_t, uint64_t, El) override {
     log.push_back("exc " + std::to_string(cause));
   }
@@ -79,10 +81,10 @@ TEST_F(EteTest, ResetLeavesTheOsLockSetAndTraceRegistersFault) {
 }
 
 TEST_F(EteTest, IdRegistersReportTheDefaultSizes) {
-  EXPECT_EQ(rd(TRCIDR0), 0x28000c01u);
+  EXPECT_EQ(rd(TRCIDR0), 0x28000c81u);
   EXPECT_EQ(rd(TRCIDR0 + 4), 0x4100fff0u);
-  EXPECT_EQ(rd(TRCIDR0 + 8), 0x1088u);
-  EXPECT_EQ(rd(TRCIDR0 + 12), 0x00380000u);
+  EXPECT_EQ(rd(TRCIDR0 + 8), 0x10001088u);
+  EXPECT_EQ(rd(TRCIDR0 + 12), 0x00380004u);
   // NUMACPAIRS 8, NUMPC 4, NUMRSPAIR 15, NUMSSCC 8, NUMCIDC 8, NUMVMIDC 8.
   EXPECT_EQ(rd(TRCIDR0 + 16), 0x888f4008u);
   // NUMEXTIN 32, NUMEXTINSEL 4, TRACEIDSIZE 7, NUMSEQSTATE 4, NUMCNTR 4.
@@ -147,8 +149,8 @@ TEST_F(EteTest, RegistersReadBackWhatTheyKeep) {
       {TRCRSCTLR0 + 4 * 3, 0xffffffff, 0x001f0000},  // odd selectors have no PAIRINV
       {TRCRSCTLR0 + 4 * 4, 0x0012ffff, 0x001200ff},  // counters and sequencer: 8 bits
       {TRCRSCTLR0 + 4 * 5, 0x0004ffff, 0x0004ffff},  // single address comparators: 16
-      {TRCCONFIGR, 0xffffffff, 0x8c0},
-      {TRCCCCTLR, 0xffffffff, 0},              // no cycle counting
+      {TRCCONFIGR, 0xffffffff, 0x8d0},
+      {TRCCCCTLR, 0xffffffff, 0xfff},
       {TRCBBCTLR, 0xffffffff, 0},              // no branch broadcast
       {TRCEVENTCTL0R, 0xffffffff, 0x9f9f9f9f},
       {TRCEVENTCTL1R, 0xffffffff, 0xf},
@@ -171,7 +173,7 @@ TEST_F(EteTest, RegistersReadBackWhatTheyKeep) {
       {TRCACATR0, 0xffffffff, 0x387c},
       {TRCCIDCCTLR1, 0xffffffff, 0x0f0f0f0f},
       {TRCTRACEIDR, 0xffffffff, 0x7f},
-      {TRCIDR0, 0, 0x28000c01},                // read-only
+      {TRCIDR0, 0, 0x28000c81},                // read-only
   };
   for (const WriteRead& c : cases) {
     wr(c.offset, c.write);

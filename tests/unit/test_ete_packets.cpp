@@ -124,6 +124,36 @@ TEST_F(EtePacketsTest, TimestampsAfterTraceInfoAndOnTheTsEvent) {
   EXPECT_EQ(timestamps, 2);
 }
 
+TEST_F(EtePacketsTest, CycleCountsFollowAtomsPastTheThreshold) {
+  ete::program(unit, {{TRCCONFIGR, CONFIGR_CCI}, {TRCCCCTLR, 4}, {TRCVICTLR, 0x01 | VICTLR_SSSTATUS}});
+  uint64_t pc = 0x80001000;
+  auto step = [&](Retired::Kind kind, bool taken) {
+    unit.on_retired(insn(pc, kind, taken, pc + 4));
+    pc += 4;
+  };
+  step(Retired::Plain, false);                            // cycle 1: Trace On
+  step(Retired::Branch, true);                            // 2
+  step(Retired::Branch, true);                            // 3
+  for (int i = 4; i < 10; i++) step(Retired::Plain, false);
+  step(Retired::Branch, true);                            // 10: 10 cycles, at least 4
+  step(Retired::Branch, false);                           // 11: 1 cycle since
+  for (int i = 12; i < 30; i++) step(Retired::Plain, false);
+  step(Retired::Branch, true);                            // 30: 20 cycles
+  wr(TRCPRGCTLR, 0);
+  const Bytes info(enc.bytes().begin() + 12, enc.bytes().begin() + 16);
+  EXPECT_EQ(info, (Bytes{0x01, 0x09, 0x01, 0x04}));  // Trace Info: CC enabled, threshold 4
+  const Bytes tail(enc.bytes().begin() + 27, enc.bytes().end());
+  // F3 EEE, cycle count 4 + 6; F2 N E, cycle count 4 + 16.
+  EXPECT_EQ(tail, (Bytes{0xff, 0x0e, 0x06, 0xda, 0x0e, 0x10}));
+  SnapshotSource src = snapshot_source(unit);
+  src.stream = enc.bytes();
+  write_snapshot(dir_, {src});
+  std::vector<std::string> counts;
+  for (const std::string& l : list())
+    if (l.rfind("I_CCNT_F1 ", 0) == 0) counts.push_back(l.substr(l.rfind(';', l.size() - 2) + 1));
+  EXPECT_EQ(counts, (std::vector<std::string>{" Count=0xa", " Count=0x14"}));
+}
+
 TEST_F(EtePacketsTest, AtomsArePacked) {
   program(0);
   const char* pattern = "EEENEEEEENNEEEEEENN";
@@ -173,7 +203,7 @@ TEST_F(EtePacketsTest, PeriodicSyncAndTrcPktListerParsesEverything) {
   SnapshotSource src = snapshot_source(unit);
   EXPECT_EQ(src.trcconfigr, CONFIGR_CID);
   EXPECT_EQ(src.trctraceidr, 0x10u);
-  EXPECT_EQ(src.trcidr0, 0x28000c01u);
+  EXPECT_EQ(src.trcidr0, 0x28000c81u);
   src.stream = enc.bytes();
   write_snapshot(dir_, {src});
   std::ifstream f(dir_ + "/snapshot.ini");
