@@ -91,7 +91,7 @@ TEST(EteQuiet, QuietRunsMatchStepByStep) {
                    "TRCCNTRLDVR0 = 5\nTRCCNTVR0 = 9\nTRCCNTCTLR0 = 0x10003\n"  // count in range 0, RLDSELF
                    "TRCCNTRLDVR1 = 2\nTRCCNTVR1 = 2\nTRCCNTCTLR1 = 0x20000\n"  // CNTCHAIN
                    "TRCSEQEVR0 = 0x02\nTRCSEQEVR1 = 0x02\nTRCSEQRSTEVR = 0x04\n"
-                   "TRCVICTLR = 0x203\n",
+                   "TRCVICTLR = 0x203\nTRCCONFIGR = 0x10\nTRCCCCTLR = 4\n",  // with cycle counts
                    "test"),
   };
   for (const auto& config : configs) {
