@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "devices/ete_sizes.h"
+
 namespace brisk {
 
 // EXT(id, "name as in riscv,isa-extensions")
@@ -53,6 +55,8 @@ struct IsaConfig {
   // The CTR depths sctrdepth.DEPTH accepts, bit DEPTH for 16 << DEPTH entries: `ctr-depths=16,32`
   // (all five, 16 to 256, by default).
   uint8_t ctr_depths = 0x1f;
+  // The harts' ETE trace units (devices/ete.h): `ete-rspairs=N` and the other ete-* sizes.
+  ete::Sizes ete;
 
   IsaConfig() { on.set(); }  // everything brisk implements
   bool has(Ext e) const { return on.test(static_cast<size_t>(e)); }

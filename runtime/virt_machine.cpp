@@ -27,6 +27,8 @@ constexpr uint64_t kMromBase = 0x1000;
 constexpr uint64_t kClintBase = 0x2000000;
 constexpr uint64_t kPlicBase = 0xc000000;
 constexpr uint64_t kUartBase = 0x10000000;
+// brisk's own: the harts' ETE trace units, 4 KiB each, in a hole of QEMU virt's map (docs/ete.md).
+constexpr uint64_t kEteBase = 0x11000000;
 constexpr unsigned kUartIrq = 10;
 constexpr unsigned kPlicSources = 95;
 // Where fw_jump jumps, and where a Linux Image's text_offset puts it.
@@ -120,6 +122,10 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
   bus_.map(kClintBase, clint::kWindowSize, clint_.get());
   bus_.map(kPlicBase, plic::window_size(opt_.harts), plic_.get());
   bus_.map(kUartBase, uart16550::kWindowSize, uart_.get());
+  for (unsigned i = 0; i < opt_.harts; i++) {
+    ete_.push_back(std::make_unique<EteUnit>(i, isa.ete));
+    bus_.map(kEteBase + i * ete::kWindowSize, ete::kWindowSize, ete_.back().get());
+  }
 
   EngineOptions eo = opt_.engine;
   eo.deadlines = true;
@@ -230,6 +236,7 @@ MachineDesc VirtMachine::describe() const {
   d.plic.base = kPlicBase;
   d.plic.ndev = kPlicSources;
   d.test_base = kTestBase;
+  d.ete_base = kEteBase;
   // The riscv,pmu node: Linux's generic events (SBI PMU event ids) onto brisk's mhpmevent selectors.
   // Cycles and instructions may also use mcycle/minstret, but the programmable counters can sample.
   constexpr uint32_t kHpm = 0xfffffff8;  // hpmcounter3..31

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "devices/clint.h"
+#include "devices/ete.h"
 #include "devices/fdt.h"
 #include "devices/plic.h"
 #include "devices/sifive_test.h"
@@ -132,6 +133,7 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   std::unique_ptr<Clint> clint_;
   std::unique_ptr<Plic> plic_;
   std::unique_ptr<SifiveTest> test_;
+  std::vector<std::unique_ptr<EteUnit>> ete_;  // one per hart
   std::unique_ptr<Device> mrom_;  // fw_dynamic_info for OpenSBI, where QEMU keeps it
   std::unique_ptr<Engine> engine_;  // the harts' when they take turns
   std::vector<std::unique_ptr<HartThread>> per_;

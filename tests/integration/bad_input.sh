@@ -46,6 +46,8 @@ expect_error "system: missing kernel" "cannot open the kernel .*nonexistent" sys
 expect_error "system: bare-metal kernel that is no ELF" "neither an ELF nor a RISC-V Linux Image" system --bios none --kernel "$WORK/text"
 expect_error "system: too little memory" "too little memory" system --bios none --kernel "$WORK/text" -m 8M
 expect_error "system: unknown extension" "unknown extension 'foo'" system --cpu rv64,foo=on --dumpdtb "$WORK/x.dtb"
+expect_error "system: ETE size out of range" "ete-rspairs=99 must be a number from 1 to 16" \
+    system --cpu rv64,ete-rspairs=99 --dumpdtb "$WORK/x.dtb"
 expect_error "system: missing firmware" "cannot open the firmware .*nonexistent" \
     system --bios "$WORK/nonexistent" --kernel "$WORK/text"
 expect_error "system: bad -m" "is not a size" system -m lots --bios none --kernel "$WORK/text"
