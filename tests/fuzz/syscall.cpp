@@ -152,11 +152,12 @@ void restore() {
 
 bool own_fd(uint64_t fd) { return fd > 2 && g_own_fds.count(static_cast<int>(fd)); }
 
-// The watchdog: a host timer that signals the fuzzer's thread every kWatchdogNs while a call runs. Its
-// handler does nothing and has no SA_RESTART, so any host wait confine did not bound (a wait with
-// no timeout, an open that waits) returns EINTR, as a signal makes it on Linux, and brisk hands
-// that to the guest. brisk's waits that go on after an EINTR (a blocking signalfd read,
-// rt_sigtimedwait) are bounded by confine instead.
+// The watchdog: a host timer that signals the fuzzer's thread every kWatchdogNs while a call runs
+// (again and again, as one may come just before the wait starts). Its handler does nothing and has
+// no SA_RESTART, so any host wait confine did not bound (a wait with no timeout, an open that
+// waits) returns EINTR, as a signal makes it on Linux, and brisk hands that to the guest. brisk's
+// waits that go on after an EINTR (a blocking signalfd read, rt_sigtimedwait) are bounded by
+// confine instead.
 void watchdog(bool on) {
   const itimerspec every = {{0, on ? kWatchdogNs : 0}, {0, on ? kWatchdogNs : 0}};
   timer_settime(g_watchdog, 0, &every, nullptr);
