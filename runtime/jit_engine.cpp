@@ -29,6 +29,9 @@ constexpr uint64_t kPage = 4096;
 
 uint64_t page_of(uint64_t va) { return va & ~(kPage - 1); }
 
+// Where mode_key keeps trigger::translation_key.
+constexpr unsigned kTriggerKeyShift = 44;
+
 // ucontext register index of each asmjit general-purpose register id (rax=0 ... r15=15).
 constexpr int kGregOfId[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
                                REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
@@ -77,12 +80,12 @@ JitEngine::~JitEngine() {
 
 uint64_t JitEngine::mode_key(const Hart& h) const {
   static_assert(pmu::kEventCount <= 17, "the event mask fits in bits 10..26");
-  static_assert(ctr::kRasEmu < 1u << 17, "the record mask fits in bits 27..43");
+  static_assert(ctr::kRasEmu < 1u << (kTriggerKeyShift - 27), "the record mask fits in bits 27..43");
   const uint64_t mmu = h.mem_limit ? 0u : static_cast<unsigned>(data_mmu_index(h));
   return static_cast<uint64_t>(h.priv) | uint64_t(h.ialign_mask) << 3 | uint64_t(fp_off(h)) << 5 | mmu << 6 |
          uint64_t(fp_dirty_state(h)) << 8 | uint64_t(h.frm == 0) << 9 |
          uint64_t(pmu::active_events(h, static_cast<unsigned>(h.priv))) << 10 | uint64_t(ctr::record_mask(h)) << 27 |
-         uint64_t(trigger::translation_key(h)) << 44;
+         uint64_t(trigger::translation_key(h)) << kTriggerKeyShift;
 }
 
 jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const {
@@ -122,7 +125,7 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   const Key key{h.pc, pa, mode_key(h), max_insns};
   // Translations an execute trigger shaped are for one configuration (trigger::State::exec_epoch):
   // another one drops them all.
-  if (key.mode & uint64_t(trigger::kKeyExecute) << 44 && h.csr.triggers.exec_epoch != exec_epoch_) {
+  if (key.mode & uint64_t(trigger::kKeyExecute) << kTriggerKeyShift && h.csr.triggers.exec_epoch != exec_epoch_) {
     if (exec_epoch_) flush_all(h);
     exec_epoch_ = h.csr.triggers.exec_epoch;
   }
