@@ -1,8 +1,8 @@
 /* Sdtrig execute triggers (mcontrol6, action 0): a breakpoint before the instruction at an address
  * (mepc = mtval = its address, hit = 1) and not at its neighbours; every match mode, alone or in
- * chains; instruction sizes; priority over a fetch fault; and translated code that must change
- * when a trigger is set on an instruction of a block that already ran, and again when it is
- * cleared or moved. M-mode triggers need mstatus.MIE (csr/trigger.cpp, enabled_in_mode). */
+ * chains; instruction sizes; priority over fetch faults and illegal instructions; and translated
+ * code that must change when a trigger is set on an instruction of a block that already ran, and
+ * again when it is cleared or moved. M-mode triggers need mstatus.MIE (csr/trigger.cpp, enabled_in_mode). */
 #include "bare.h"
 #include "check.h"
 #include "trigger.h"
@@ -103,8 +103,19 @@ static void sizes(void) {
   trig_clear_all();
 }
 
-/* An execute address breakpoint comes before the fetch's access fault (Sdtrig.adoc, "Priority"). */
-static void before_fetch_fault(void) {
+/* xi_fn runs an instruction nothing implements (custom-0) and returns. */
+void xi_fn(void);
+__asm__(".text\n.option push\n.option norvc\n.globl xi_fn\nxi_fn: .word 0x0000500b\nret\n.option pop\n");
+
+/* An execute address breakpoint comes before the fetch's access fault and before the illegal
+ * instruction exception (Sdtrig.adoc, "Priority"). */
+static void priority(void) {
+  xi_fn();
+  expect_m(CAUSE_ILLEGAL, (uint64_t)xi_fn, 0x500b);
+  trig_set(0, X, (uint64_t)xi_fn);
+  xi_fn();
+  expect_m(CAUSE_BREAKPOINT, (uint64_t)xi_fn, (uint64_t)xi_fn);
+
   trig_set(0, X, UNMAPPED_PA);
   jump_to(UNMAPPED_PA);
   expect_m(CAUSE_BREAKPOINT, UNMAPPED_PA, UNMAPPED_PA);
@@ -143,7 +154,7 @@ int main(void) {
   address();
   match_modes();
   sizes();
-  before_fetch_fault();
+  priority();
   translated();
   return 0;
 }

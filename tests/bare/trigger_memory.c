@@ -13,46 +13,24 @@
 static volatile uint64_t buf[8] __attribute__((aligned(64)));
 #define B ((uint64_t)buf)
 
-/* What the last ACCESS left in its data register (it starts as 0x5a5a). */
+/* What the data register of the last access below held afterwards. */
 static uint64_t reg;
 
-/* Runs `insn reg, 0(addr)` (norvc) and returns its address. */
-#define ACCESS(insn, addr)                                                                        \
-  ({                                                                                              \
-    uint64_t pc_, r_ = 0x5a5a;                                                                    \
-    __asm__ volatile(".option push\n.option norvc\nla %0, 1f\n1: " insn " %1, 0(%2)\n.option pop" \
-                     : "=&r"(pc_), "+r"(r_) : "r"(addr) : "memory");                              \
-    reg = r_;                                                                                     \
-    pc_;                                                                                          \
+/* Runs `insn operands` (norvc; %1 is the data register, of `type` and constraint `con`, starting
+ * as `init`, %2 the address) and returns the instruction's address. */
+#define INSN_AT(insn, operands, type, con, init, addr)                                                \
+  ({                                                                                                  \
+    uint64_t pc_;                                                                                     \
+    type r_ = init;                                                                                   \
+    __asm__ volatile(".option push\n.option norvc\nla %0, 1f\n1: " insn " " operands "\n.option pop" \
+                     : "=&r"(pc_), con(r_) : "r"(addr) : "memory");                                   \
+    reg = (uint64_t)r_;                                                                               \
+    pc_;                                                                                              \
   })
-/* The same for an FP load or store. */
-#define FP_ACCESS(insn, addr)                                                                     \
-  ({                                                                                              \
-    uint64_t pc_;                                                                                 \
-    double f_ = 0;                                                                                \
-    __asm__ volatile(".option push\n.option norvc\nla %0, 1f\n1: " insn " %1, 0(%2)\n.option pop" \
-                     : "=&r"(pc_), "+f"(f_) : "r"(addr) : "memory");                              \
-    pc_;                                                                                          \
-  })
-/* `insn rd, rs2, (addr)` for an AMO or SC, rd starting as 7. */
-#define AMO(insn, addr)                                                                              \
-  ({                                                                                                 \
-    uint64_t pc_, r_ = 7;                                                                            \
-    __asm__ volatile(".option push\n.option norvc\nla %0, 1f\n1: " insn " %1, %1, (%2)\n.option pop" \
-                     : "=&r"(pc_), "+r"(r_) : "r"(addr) : "memory");                                 \
-    reg = r_;                                                                                        \
-    pc_;                                                                                             \
-  })
-
-/* `lr rd, (addr)`, rd starting as 7. */
-#define LR(insn, addr)                                                                         \
-  ({                                                                                           \
-    uint64_t pc_, r_ = 7;                                                                      \
-    __asm__ volatile(".option push\n.option norvc\nla %0, 1f\n1: " insn " %1, (%2)\n.option pop" \
-                     : "=&r"(pc_), "+r"(r_) : "r"(addr) : "memory");                           \
-    reg = r_;                                                                                  \
-    pc_;                                                                                       \
-  })
+#define ACCESS(insn, addr) INSN_AT(insn, "%1, 0(%2)", uint64_t, "+r", 0x5a5a, addr)
+#define FP_ACCESS(insn, addr) INSN_AT(insn, "%1, 0(%2)", double, "+f", 0, addr)
+#define AMO(insn, addr) INSN_AT(insn, "%1, %1, (%2)", uint64_t, "+r", 7, addr) /* rd = rs2 */
+#define LR(insn, addr) INSN_AT(insn, "%1, (%2)", uint64_t, "+r", 7, addr)
 
 static void fires(uint64_t pc, uint64_t tval) { expect_m(CAUSE_BREAKPOINT, pc, tval); }
 static void quiet(void) { CHECK(0, m_rec.count); }
