@@ -90,7 +90,7 @@ bool size_matches(uint64_t d, unsigned size) {
 }
 
 // mcontrol6.match against one compare value (XLEN = 64).
-bool value_matches(uint64_t match, uint64_t tdata2, uint64_t v) {
+bool value_matches(unsigned match, uint64_t tdata2, uint64_t v) {
   switch (match) {
     case 0: return v == tdata2;
     case 1: {
@@ -104,6 +104,26 @@ bool value_matches(uint64_t match, uint64_t tdata2, uint64_t v) {
   }
 }
 
+// Whether one of the compare values va .. va + n - 1 matches (not negated): at once for the
+// ranges the equal, NAPOT, >= and < matches give, value by value for the masks.
+bool any_matches(unsigned match, uint64_t tdata2, uint64_t va, unsigned n) {
+  const uint64_t last = va + (n - 1);
+  if (match >= 4 || last < va) {  // a mask, or an access wrapping past the top of the address space
+    for (unsigned k = 0; k < n; k++)
+      if (value_matches(match, tdata2, va + k)) return true;
+    return false;
+  }
+  switch (match) {
+    case 0: return tdata2 - va < n;
+    case 1: {
+      const uint64_t ignored = tdata2 ^ (tdata2 + 1);
+      return va <= (tdata2 | ignored) && (tdata2 & ~ignored) <= last;
+    }
+    case 2: return last >= tdata2;
+    default: return va < tdata2;  // 3
+  }
+}
+
 // Whether trigger t matches an access of `size` bytes at va: its compare values are every byte's
 // address (the spec's recommendation), for an execute the pc alone, and a negated match holds
 // when the plain one holds for none of them.
@@ -111,9 +131,7 @@ bool matches(const Hart& h, const Trigger& t, uint8_t access, uint64_t va, unsig
   const uint64_t d = t.tdata1;
   if (!is_mcontrol6(d) || !(d & access) || !size_matches(d, size) || !enabled_in_mode(h, d)) return false;
   const unsigned match = (d & MC6_MATCH) >> MC6_MATCH_SHIFT;
-  bool any = false;
-  for (unsigned k = 0; k < bytes && !any; k++) any = value_matches(match & ~kMatchNegate, t.tdata2, va + k);
-  return any != bool(match & kMatchNegate);
+  return any_matches(match & ~kMatchNegate, t.tdata2, va, bytes) != bool(match & kMatchNegate);
 }
 
 // The triggers that fire on an access (bit n: trigger n): each chain fires when all of its triggers
