@@ -54,15 +54,16 @@ void update_filters(State& s) {
   }
 }
 
-// After software changed the selected trigger from `before`: execute translations made for the old
-// configuration must not run again (hit bits are not configuration).
+// After software changed the selected trigger from `before`. While an execute trigger is armed, any
+// configuration change may change where execute triggers fire (a chain bit, say): translations made
+// for the old one must not run again. Hit bits are not configuration.
 void changed(State& s, const Trigger& before) {
   static std::atomic<uint64_t> next_epoch{1};
-  const Trigger& now = s.t[s.tselect];
-  const bool exec = ((before.tdata1 | now.tdata1) & MC6_EXECUTE) && (is_mcontrol6(before.tdata1) || is_mcontrol6(now.tdata1));
-  if (exec && ((before.tdata1 ^ now.tdata1) & ~MC6_HIT0 || before.tdata2 != now.tdata2))
-    s.exec_epoch = next_epoch.fetch_add(1, std::memory_order_relaxed);
+  const uint8_t exec_before = s.exec;
   update_filters(s);
+  const Trigger& now = s.t[s.tselect];
+  const bool configured = ((before.tdata1 ^ now.tdata1) & ~MC6_HIT0) || before.tdata2 != now.tdata2;
+  if (configured && (exec_before | s.exec)) s.exec_epoch = next_epoch.fetch_add(1, std::memory_order_relaxed);
 }
 
 // Whether mcontrol6 `d` is enabled in the current mode, with the rule that keeps triggers of action 0

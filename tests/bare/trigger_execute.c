@@ -144,6 +144,11 @@ static void translated(void) {
   expect_xt(7, 1, (uint64_t)xt_3);
   csr_write(tdata2, (uint64_t)xt_2); /* tdata2 alone, with the trigger armed */
   expect_xt(11, 1, (uint64_t)xt_2);
+  /* Trigger 0, no execute trigger now, chains to trigger 1: an execute never matches both. */
+  trig_set(0, MC6 | MC6_M | MC6_LOAD | MC6_CHAIN, UNMAPPED_PA);
+  expect_xt(15, 0, 0);
+  trig_set(0, MC6 | MC6_M | MC6_LOAD, UNMAPPED_PA);
+  expect_xt(11, 1, (uint64_t)xt_2);
   trig_clear_all();
   expect_xt(15, 0, 0);
 }

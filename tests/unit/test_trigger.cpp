@@ -80,17 +80,29 @@ TEST_F(Triggers, TranslationKeyFollowsModeAndMie) {
   h.priv = Priv::M;
 }
 
-TEST_F(Triggers, ExecuteEpochChangesWithTheExecuteConfigurationOnly) {
+TEST_F(Triggers, ExecuteEpochChangesWithConfigurationWhileExecuteTriggersAreArmed) {
+  set(1, kMc6 | MC6_M | MC6_LOAD, 0x100);  // no execute trigger: translations do not depend on it
+  EXPECT_EQ(h.csr.triggers.exec_epoch, 0u);
   set(0, kMc6 | MC6_M | MC6_EXECUTE, 0x8000);
   const uint64_t e = h.csr.triggers.exec_epoch;
   EXPECT_NE(e, 0u);
   m_write(csr::CSR_TDATA1, kMc6 | MC6_M | MC6_EXECUTE | MC6_HIT0);  // hit bits are not configuration
   EXPECT_EQ(h.csr.triggers.exec_epoch, e);
-  set(1, kMc6 | MC6_M | MC6_LOAD, 0x100);  // nor are other triggers' loads
-  EXPECT_EQ(h.csr.triggers.exec_epoch, e);
+  // Trigger 1 is no execute trigger, but chaining it to trigger 2 could change where a chain of
+  // execute triggers fires.
+  m_write(csr::CSR_TSELECT, 1);
+  m_write(csr::CSR_TDATA1, kMc6 | MC6_M | MC6_LOAD | MC6_CHAIN);
+  const uint64_t e2 = h.csr.triggers.exec_epoch;
+  EXPECT_NE(e2, e);
   m_write(csr::CSR_TSELECT, 0);
   m_write(csr::CSR_TDATA2, 0x8004);
-  EXPECT_NE(h.csr.triggers.exec_epoch, e);
+  EXPECT_NE(h.csr.triggers.exec_epoch, e2);
+  m_write(csr::CSR_TDATA1, 0);  // disarming is a change too
+  const uint64_t e3 = h.csr.triggers.exec_epoch;
+  EXPECT_NE(e3, e2);
+  m_write(csr::CSR_TSELECT, 1);
+  m_write(csr::CSR_TDATA2, 0x200);  // and now none is armed
+  EXPECT_EQ(h.csr.triggers.exec_epoch, e3);
 }
 
 }  // namespace
