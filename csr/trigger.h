@@ -66,9 +66,9 @@ struct State {
   // Bit n: trigger n is an mcontrol6 with execute set (exec), or with load or store set (memory), in
   // any mode. Zero when nothing is armed, which is all the hot paths look at.
   uint8_t exec = 0, memory = 0;
-  // The number of the execute configuration, unique across harts: it changes with every write that
-  // changes what an execute trigger matches. Translations made while an execute trigger may fire
-  // are valid for that number only (JitEngine::block_for).
+  // The number of the execute configuration, unique across harts: every configuration write while
+  // an execute trigger is armed takes a new one. Translations made while an execute trigger may
+  // fire are valid for that number only (JitEngine::block_for).
   uint64_t exec_epoch = 0;
   Observer observer;
 };
