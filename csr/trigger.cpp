@@ -164,6 +164,11 @@ void fire(Hart& h, uint32_t fired, uint8_t access, uint64_t address) {
 
 Trigger& selected(Hart& h) { return h.csr.triggers.t[h.csr.triggers.tselect]; }
 
+// Without Sdtrig (--cpu ...,sdtrig=off) tselect and tdata1 read 0, "no trigger" (as brisk's CSRs
+// were before it, and OpenSBI reads them), and the other trigger CSRs do not exist.
+bool sdtrig(const Hart& h) { return h.csr.isa.has(Ext::Sdtrig); }
+Status check_sdtrig(Hart& h, const Insn& i, bool) { return sdtrig(h) ? Status::Next : h.illegal(i); }
+
 }  // namespace
 
 void reset(Hart& h) {
@@ -207,13 +212,15 @@ bool check_access(Hart& h, uint64_t va, unsigned size, uint8_t access) {
 namespace brisk::csr {
 
 void define_triggers(Table& t) {
+  using trigger::sdtrig;
   using trigger::Trigger;
-  t[CSR_TSELECT] = {[](Hart& h, uint16_t) { return h.csr.triggers.tselect; },
+  t[CSR_TSELECT] = {[](Hart& h, uint16_t) { return sdtrig(h) ? h.csr.triggers.tselect : 0; },
                     [](Hart& h, uint16_t, uint64_t v) {
-                      if (v < trigger::kCount) h.csr.triggers.tselect = v;  // WARL: keeps its value
+                      if (sdtrig(h) && v < trigger::kCount) h.csr.triggers.tselect = v;  // WARL: keeps its value
                     }};
-  t[CSR_TDATA1] = {[](Hart& h, uint16_t) { return trigger::selected(h).tdata1; },
+  t[CSR_TDATA1] = {[](Hart& h, uint16_t) { return sdtrig(h) ? trigger::selected(h).tdata1 : 0; },
                    [](Hart& h, uint16_t, uint64_t v) {
+                     if (!sdtrig(h)) return;
                      const Trigger before = trigger::selected(h);
                      trigger::selected(h).tdata1 = trigger::legal_tdata1(static_cast<unsigned>(h.csr.triggers.tselect), v);
                      trigger::changed(h.csr.triggers, before);
@@ -225,10 +232,12 @@ void define_triggers(Table& t) {
                      if (trigger::is_napot(before.tdata1) && (v & kLowOnes) == kLowOnes) v &= ~(1ull << (trigger::kMaskMax6 - 1));
                      trigger::selected(h).tdata2 = v;
                      trigger::changed(h.csr.triggers, before);
-                   }};
+                   },
+                   trigger::check_sdtrig};
   // tdata3 is textra64, none of whose conditions brisk implements: every field reads 0 (ignore).
-  t[CSR_TDATA3] = {[](Hart&, uint16_t) -> uint64_t { return 0; }, [](Hart&, uint16_t, uint64_t) {}};
-  t[CSR_TINFO] = {[](Hart&, uint16_t) { return trigger::kVersion1 | trigger::kInfo; }, [](Hart&, uint16_t, uint64_t) {}};
+  t[CSR_TDATA3] = {[](Hart&, uint16_t) -> uint64_t { return 0; }, [](Hart&, uint16_t, uint64_t) {}, trigger::check_sdtrig};
+  t[CSR_TINFO] = {[](Hart&, uint16_t) { return trigger::kVersion1 | trigger::kInfo; }, [](Hart&, uint16_t, uint64_t) {},
+                  trigger::check_sdtrig};
 }
 
 }  // namespace brisk::csr

@@ -105,5 +105,18 @@ TEST_F(Triggers, ExecuteEpochChangesWithConfigurationWhileExecuteTriggersAreArme
   EXPECT_EQ(h.csr.triggers.exec_epoch, e3);
 }
 
+TEST_F(Triggers, WithoutSdtrigThereIsNoTrigger) {
+  isa("sdtrig=off");
+  m_write(csr::CSR_TSELECT, 1);
+  EXPECT_EQ(m_read(csr::CSR_TSELECT), 0u);
+  m_write(csr::CSR_TDATA1, kMc6 | MC6_M | MC6_EXECUTE);
+  EXPECT_EQ(m_read(csr::CSR_TDATA1), 0u);  // type 0: no trigger
+  EXPECT_EQ(h.csr.triggers.exec, 0u);
+  for (uint16_t n : {csr::CSR_TDATA2, csr::CSR_TDATA3, csr::CSR_TINFO}) {
+    EXPECT_TRUE(Illegal(read(n))) << n;
+    EXPECT_TRUE(Illegal(write(n, 0))) << n;
+  }
+}
+
 }  // namespace
 }  // namespace brisk::test
