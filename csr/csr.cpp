@@ -164,9 +164,6 @@ void define_machine(Table& t) {
     t[n] = {[](Hart& h, uint16_t n) { return h.csr.pmpaddr[n - CSR_PMPADDR0]; },
             [](Hart& h, uint16_t n, uint64_t v) { h.csr.pmpaddr[n - CSR_PMPADDR0] = v & ((1ull << 54) - 1); }};
   t[CSR_MSECCFG] = {zero, [](Hart&, uint16_t, uint64_t) {}};
-  // No Sdtrig triggers: tselect reads 0 and tdata1 reads 0 (type 0, no trigger), as OpenSBI expects.
-  t[CSR_TSELECT] = {zero, [](Hart&, uint16_t, uint64_t) {}};
-  t[CSR_TDATA1] = {zero, [](Hart&, uint16_t, uint64_t) {}};
 }
 
 void define_supervisor(Table& t) {
@@ -233,6 +230,7 @@ Table build() {
   define_indirect(t);
   define_cdeleg(t);
   define_ctr(t);
+  define_triggers(t);
   return t;
 }
 
@@ -279,6 +277,7 @@ void reset(Hart& h) {
   h.csr.miselect = h.csr.siselect = 0;
   h.csr.pmu = pmu::State{};
   ctr::reset(h);
+  trigger::reset(h);
   h.reservation = ~0ull;
 }
 

@@ -96,8 +96,11 @@ constexpr uint16_t CSR_MHPMCOUNTER31 = 0xB1F;
 constexpr uint16_t CSR_MHPMEVENT3 = 0x323;
 constexpr uint16_t CSR_MHPMEVENT31 = 0x33F;
 
-// Debug/trace trigger CSRs (Sdtrig): tselect reads as "no triggers".
+// Debug/trace trigger CSRs (Sdtrig, csr/trigger.cpp).
 constexpr uint16_t CSR_TSELECT = 0x7A0;
 constexpr uint16_t CSR_TDATA1 = 0x7A1;
+constexpr uint16_t CSR_TDATA2 = 0x7A2;
+constexpr uint16_t CSR_TDATA3 = 0x7A3;
+constexpr uint16_t CSR_TINFO = 0x7A4;
 
 }  // namespace brisk::csr

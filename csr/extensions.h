@@ -30,6 +30,7 @@ namespace brisk {
   EXT(Zba, "zba")                         \
   EXT(Zbb, "zbb")                         \
   EXT(Zbs, "zbs")                         \
+  EXT(Sdtrig, "sdtrig")                   \
   EXT(Smcdeleg, "smcdeleg")               \
   EXT(Smcntrpmf, "smcntrpmf")             \
   EXT(Smcsrind, "smcsrind")               \

@@ -14,6 +14,7 @@
 
 #include "csr/ctr.h"
 #include "csr/privileged.h"
+#include "csr/trigger.h"
 #include "runtime/diag.h"
 #include "runtime/fp.h"
 #include "runtime/hart.h"
@@ -26,6 +27,9 @@ namespace {
 constexpr uint64_t kPage = 4096;
 
 uint64_t page_of(uint64_t va) { return va & ~(kPage - 1); }
+
+// Where mode_key keeps trigger::translation_key.
+constexpr unsigned kTriggerKeyShift = 44;
 
 // ucontext register index of each asmjit general-purpose register id (rax=0 ... r15=15).
 constexpr int kGregOfId[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
@@ -78,10 +82,12 @@ JitEngine::~JitEngine() {
 
 uint64_t JitEngine::mode_key(const Hart& h) const {
   static_assert(pmu::kEventCount <= 17, "the event mask fits in bits 10..26");
+  static_assert(ctr::kRasEmu < 1u << (kTriggerKeyShift - 27), "the record mask fits in bits 27..43");
   const uint64_t mmu = h.mem_limit ? 0u : static_cast<unsigned>(data_mmu_index(h));
   return static_cast<uint64_t>(h.priv) | uint64_t(h.ialign_mask) << 3 | uint64_t(fp_off(h)) << 5 | mmu << 6 |
          uint64_t(fp_dirty_state(h)) << 8 | uint64_t(h.frm == 0) << 9 |
-         uint64_t(pmu::active_events(h, static_cast<unsigned>(h.priv))) << 10 | uint64_t(ctr::record_mask(h)) << 27;
+         uint64_t(pmu::active_events(h, static_cast<unsigned>(h.priv))) << 10 | uint64_t(ctr::record_mask(h)) << 27 |
+         uint64_t(trigger::translation_key(h)) << kTriggerKeyShift;
 }
 
 jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const {
@@ -91,6 +97,9 @@ jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const 
   cfg.count_events = pmu::active_events(h, static_cast<unsigned>(h.priv));
   cfg.record_mask = ctr::record_mask(h);
   cfg.ialign_mask = h.ialign_mask;
+  const uint32_t triggers = trigger::translation_key(h);
+  cfg.exec_triggers = triggers & trigger::kKeyExecute;
+  cfg.mem_triggers = triggers & trigger::kKeyMemory;
   return cfg;
 }
 
@@ -111,8 +120,17 @@ x64::TranslateConfig JitEngine::config(const Hart& h) {
 
 JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   uint64_t pa;
-  if (!h.env->fetch_address(h, h.pc, pa)) return nullptr;
+  if (!h.env->fetch_address(h, h.pc, pa)) {
+    trigger::fire_execute(h, 0);  // an execute trigger of any size takes priority over the fault
+    return nullptr;
+  }
   const Key key{h.pc, pa, mode_key(h), max_insns};
+  // Translations an execute trigger shaped are for one configuration (trigger::State::exec_epoch):
+  // another one drops them all.
+  if (key.mode & uint64_t(trigger::kKeyExecute) << kTriggerKeyShift && h.csr.triggers.exec_epoch != exec_epoch_) {
+    if (exec_epoch_) flush_all(h);
+    exec_epoch_ = h.csr.triggers.exec_epoch;
+  }
   Recent& r = recent_[x64::lookup_index(h.pc)];
   if (r.key == key) return r.block;
   if (auto it = blocks_.find(key); it != blocks_.end()) {

@@ -116,6 +116,9 @@ class JitEngine final : public Engine, public HostFaultHooks {
   std::map<const uint8_t*, Block*> by_code_;
   std::deque<std::unique_ptr<Block>> all_;  // dropped blocks stay until the arena is reset
   std::map<std::pair<const Hart*, uint64_t>, std::unique_ptr<LookupTable>> lookups_;
+  // The execute-trigger configuration the blocks translated with an execute trigger armed were
+  // made for (trigger::State::exec_epoch; 0: none).
+  uint64_t exec_epoch_ = 0;
   Interpreter interp_;  // for the last few instructions before a deadline
   Stats stats_;
   FILE* perf_map_ = nullptr;
