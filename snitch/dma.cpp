@@ -33,8 +33,10 @@ uint64_t Dma::beat_bytes(const Burst& b) {
   return std::min<uint64_t>(kBeatBytes - pos % kBeatBytes, b.size - b.done);
 }
 
-bool Dma::next_burst(const Transfer& t, Cursor& c, bool source, Burst& burst) const {
-  if (t.size == 0 || c.row >= t.rows) return false;
+bool Dma::exhausted(const Transfer& t, const Cursor& c) { return t.size == 0 || c.row >= t.rows; }
+
+bool Dma::next_burst(const Transfer& t, Cursor& c, bool source, Burst& burst) {
+  if (exhausted(t, c)) return false;
   const uint64_t row_base = source ? t.src + c.row * t.src_stride : t.dst + c.row * t.dst_stride;
   const uint64_t addr = row_base + c.offset;
   const uint64_t size = std::min<uint64_t>(t.size - c.offset, kPageBytes - addr % kPageBytes);
@@ -47,16 +49,19 @@ bool Dma::next_burst(const Transfer& t, Cursor& c, bool source, Burst& burst) co
   return true;
 }
 
+void Dma::issue(std::deque<Burst>& bursts, Cursor& c, bool source, uint64_t cycle) {
+  Burst burst;
+  if (bursts.size() >= kMaxOutstanding || !next_burst(queue_.front(), c, source, burst)) return;
+  burst.ready = cycle + memory_latency(burst.addr);
+  counters_.add(source ? Metric::DMA_AR_DONE : Metric::DMA_AW_DONE, 0, 1);
+  counters_.add(source ? Metric::DMA_AR_BW : Metric::DMA_AW_BW, 0, beats(burst.addr, burst.size) * kBeatBytes);
+  bursts.push_back(burst);
+}
+
 void Dma::step(uint64_t cycle) {
   const Transfer& t = queue_.front();
   const uint64_t buffered = buffer_.size();  // a beat read in this cycle is written from the next
-  Burst burst;
-  if (reads_.size() < kMaxOutstanding && next_burst(t, read_, true, burst)) {
-    burst.ready = cycle + memory_latency(burst.addr);
-    counters_.add(Metric::DMA_AR_DONE, 0, 1);
-    counters_.add(Metric::DMA_AR_BW, 0, beats(burst.addr, burst.size) * kBeatBytes);
-    reads_.push_back(burst);
-  }
+  issue(reads_, read_, true, cycle);
   if (!reads_.empty()) {
     Burst& r = reads_.front();
     const uint64_t n = beat_bytes(r);
@@ -77,11 +82,7 @@ void Dma::step(uint64_t cycle) {
       if (r.done == r.size) reads_.pop_front();
     }
   }
-  if (writes_.size() < kMaxOutstanding && next_burst(t, write_, false, burst)) {
-    counters_.add(Metric::DMA_AW_DONE, 0, 1);
-    counters_.add(Metric::DMA_AW_BW, 0, beats(burst.addr, burst.size) * kBeatBytes);
-    writes_.push_back(burst);
-  }
+  issue(writes_, write_, false, cycle);
   if (!writes_.empty()) {
     Burst& w = writes_.front();
     const uint64_t n = beat_bytes(w);
@@ -106,9 +107,7 @@ void Dma::step(uint64_t cycle) {
     responses_.pop_front();
   }
   counters_.add(Metric::DMA_BUSY, 0, 1);
-  Cursor read = read_, write = write_;
-  if (reads_.empty() && writes_.empty() && responses_.empty() && !next_burst(t, read, true, burst) &&
-      !next_burst(t, write, false, burst)) {
+  if (reads_.empty() && writes_.empty() && responses_.empty() && exhausted(t, read_) && exhausted(t, write_)) {
     completed_id_ = t.id;
     queue_.pop_front();
     read_ = write_ = {};

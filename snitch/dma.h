@@ -80,7 +80,11 @@ class Dma {
     uint64_t ready = 0;  // read bursts: the cycle the first beat can arrive
   };
 
-  bool next_burst(const Transfer& t, Cursor& c, bool source, Burst& burst) const;
+  static bool exhausted(const Transfer& t, const Cursor& c);
+  static bool next_burst(const Transfer& t, Cursor& c, bool source, Burst& burst);
+  // The AR (source) or AW handshake of the next burst, unless none is left or kMaxOutstanding are
+  // in flight.
+  void issue(std::deque<Burst>& bursts, Cursor& c, bool source, uint64_t cycle);
   static uint64_t beats(uint64_t addr, uint64_t size);
   static uint64_t beat_bytes(const Burst& b);
   void step(uint64_t cycle);

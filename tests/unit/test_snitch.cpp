@@ -10,6 +10,7 @@
 
 #include "devices/snitch_periph.h"
 #include "snitch/cluster.h"
+#include "tests/unit/fake_sink.h"
 
 namespace brisk {
 namespace {
@@ -43,15 +44,6 @@ struct FakeMemory : snitch::Memory {
     uint8_t* p = at(addr, size);
     if (p) std::memcpy(p, data, size);
     return p;
-  }
-};
-
-struct FakeSink : InterruptSink {
-  std::map<std::pair<unsigned, unsigned>, bool> mip;
-  void set_mip(unsigned hart, unsigned bit, bool level) override { mip[{hart, bit}] = level; }
-  bool get(unsigned hart, unsigned bit) const {
-    auto it = mip.find({hart, bit});
-    return it != mip.end() && it->second;
   }
 };
 
