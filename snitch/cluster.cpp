@@ -142,8 +142,7 @@ void Cluster::sequence(unsigned hart, const InsnFacts& f, uint64_t addr) {
 
 void Cluster::stream_access(unsigned hart, uint64_t addr) {
   HartTiming& h = harts_[hart];
-  const uint64_t wanted = std::max(now_, h.fpu_free);
-  h.fpu_free += access(addr, wanted) - wanted;
+  h.fpu_free = std::max(h.fpu_free, access(addr, std::max(now_, h.fpu_free)));
 }
 
 void Cluster::barrier(unsigned hart) {

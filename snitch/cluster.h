@@ -117,7 +117,9 @@ class Cluster {
   // and not retired by the core): ISSUE_FPU and ISSUE_FPU_SEQ, and its FPU timing.
   void sequence(unsigned hart, const InsnFacts& f, uint64_t addr = 0);
   // One SSR stream element of `hart` read or written at `addr` (a TCDM address: a port of its own
-  // that competes for the bank); a conflict delays the hart's FPU.
+  // that competes for the bank), at the FPU's time; the FPU starts nothing before the grant. Called
+  // before retire() or sequence() of the instruction that reads the element, after that of the one
+  // that writes it.
   void stream_access(unsigned hart, uint64_t addr);
 
   // The cluster's own operations, each called after retire() of the instruction that does it:

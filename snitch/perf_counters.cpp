@@ -1,6 +1,7 @@
 #include "snitch/perf_counters.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace brisk::snitch {
 
@@ -39,11 +40,13 @@ void PerfCounters::set_select(unsigned counter, uint64_t select) {
 void PerfCounters::update_selected() {
   selected_ = 0;
   std::fill(selected_by_hart_.begin(), selected_by_hart_.end(), 0);
+  counters_of_.fill(0);
   for (unsigned i = 0; i < kCounters; i++) {
     const unsigned metric = select_metric(select_[i]);
     if (!enable_[i] || metric >= kNumMetrics) continue;
     const MetricMask m = MetricMask{1} << metric;
     selected_ |= m;
+    counters_of_[metric] |= 1u << i;
     if (m & kHartLocalMetrics) {
       selected_by_hart_[select_hart(select_[i]) % harts_] |= m;
     } else {
@@ -54,8 +57,8 @@ void PerfCounters::update_selected() {
 
 void PerfCounters::add_selected(Metric m, unsigned hart, uint64_t n) {
   const bool local = bit(m) & kHartLocalMetrics;
-  for (unsigned i = 0; i < kCounters; i++) {
-    if (!enable_[i] || select_metric(select_[i]) != static_cast<unsigned>(m)) continue;
+  for (unsigned counters = counters_of_[static_cast<unsigned>(m)]; counters; counters &= counters - 1) {
+    const unsigned i = std::countr_zero(counters);
     if (local && select_hart(select_[i]) % harts_ != hart) continue;
     value_[i] = (value_[i] + n) & kValueMask;
   }

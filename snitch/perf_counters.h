@@ -100,6 +100,7 @@ class PerfCounters {
   std::array<uint64_t, kCounters> value_{};
   MetricMask selected_ = 0;
   std::vector<MetricMask> selected_by_hart_;
+  std::array<uint16_t, kNumMetrics> counters_of_{};  // per metric, the enabled counters selecting it
 };
 
 }  // namespace brisk::snitch

@@ -383,6 +383,23 @@ TEST_F(SnitchTest, DifferentBanksDoNotConflict) {
   EXPECT_EQ(again.counters().value(1), 2u * kLoads - 1);
 }
 
+TEST_F(SnitchTest, StreamConflictDelaysTheFpu) {
+  Cluster two(2, memory);
+  two.counters().set_select(1, sel(Metric::TCDM_CONGESTED, 0));
+  for (unsigned h = 0; h < 2; h++) two.retire(h, kDram, alu(0));
+  two.advance_to(two.cycle(0));
+  // Both harts' SSR 0 reads bank 5 in the same cycle, then an fadd.d consumes the element and its
+  // result goes to an integer register that is used: hart 1 ends one cycle behind.
+  for (unsigned h = 0; h < 2; h++) {
+    two.stream_access(h, snitch::kTcdmBase + 8 * 5);
+    two.retire(h, kDram + 4, fp(Exec::FpComp64, F(1), F(0), F(2)));
+    two.retire(h, kDram + 8, fp(Exec::FpNonComp, 12, F(1), InsnFacts::kNone));
+    two.retire(h, kDram + 12, alu(13, 12));
+  }
+  EXPECT_EQ(two.counters().value(1), 1u);
+  EXPECT_EQ(two.cycle(1), two.cycle(0) + 1);
+}
+
 TEST_F(SnitchTest, BarrierReleasesNoHartEarly) {
   std::vector<std::vector<Op>> p(kHarts);
   for (unsigned h = 0; h < kHarts; h++) {
