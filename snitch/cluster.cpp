@@ -36,11 +36,7 @@ void BlockCounts::add(const InsnFacts& f) {
 
 Cluster::Cluster(unsigned harts, Memory& memory)
     : counters_(harts), icache_(counters_.harts(), counters_), tcdm_(counters_), dma_(counters_, memory),
-      harts_(counters_.harts()) {}
-
-bool Cluster::waiting_for_dma() const {
-  return std::any_of(harts_.begin(), harts_.end(), [](const HartTiming& h) { return h.state == State::Dma; });
-}
+      harts_(counters_.harts()), ready_(counters_.harts()) {}
 
 void Cluster::advance(uint64_t cycle, bool stop_on_dma_completion) {
   if (cycle <= now_) return;
@@ -53,18 +49,24 @@ void Cluster::advance_to(uint64_t cycle) { advance(cycle, false); }
 
 unsigned Cluster::next_hart() {
   for (;;) {
-    const bool dma_wait = waiting_for_dma();
+    const bool dma_wait = dma_waiters_ != 0;
     if (dma_wait && dma_.queued() <= Dma::kQueueDepth) {
       for (HartTiming& h : harts_) {
         if (h.state != State::Dma) continue;
         h.state = State::Run;
         h.cycle = std::max(h.cycle, now_ + 1);
       }
+      dma_waiters_ = 0;
       continue;
     }
     unsigned best = kNoHart;
+    uint64_t best_cycle = UINT64_MAX;
     for (unsigned i = 0; i < harts_.size(); i++) {
-      if (harts_[i].state == State::Run && (best == kNoHart || harts_[i].cycle < harts_[best].cycle)) best = i;
+      const uint64_t key = harts_[i].state == State::Run ? harts_[i].cycle : UINT64_MAX;
+      if (key < best_cycle) {
+        best_cycle = key;
+        best = i;
+      }
     }
     if (best == kNoHart) {
       advance(now_ + kIdleSlice, dma_wait);
@@ -88,15 +90,16 @@ uint64_t Cluster::access(uint64_t addr, uint64_t cycle) {
 
 void Cluster::retire(unsigned hart, uint64_t pc, const InsnFacts& f, uint64_t addr) {
   HartTiming& h = harts_[hart];
+  Scoreboard& ready = ready_[hart];
   uint64_t issue = h.cycle + icache_.fetch(hart, pc, h.cycle);
   for (uint8_t r : f.src) {
     // The FP subsystem waits for its own operands; the core only for the integer ones.
-    if (r != InsnFacts::kNone && (r < InsnFacts::kFp || !f.fp_subsystem)) issue = std::max(issue, h.ready[r]);
+    if (r != InsnFacts::kNone && (r < InsnFacts::kFp || !f.fp_subsystem)) issue = std::max(issue, ready[r]);
   }
   h.cycle = issue + 1;
   count(hart, retired_events(f));
   if (f.fp_subsystem) {
-    execute_fp(h, f, addr, issue);
+    execute_fp(hart, f, addr, issue);
     return;
   }
   uint64_t result = issue + exec_latency(f.exec);
@@ -106,13 +109,15 @@ void Cluster::retire(unsigned hart, uint64_t pc, const InsnFacts& f, uint64_t ad
     h.cycle = grant + 1;
     result = grant + memory_latency(addr);
   }
-  if (f.dst != InsnFacts::kNone && f.dst != 0) h.ready[f.dst] = result;
+  if (f.dst != InsnFacts::kNone && f.dst != 0) ready[f.dst] = result;
 }
 
-void Cluster::execute_fp(HartTiming& h, const InsnFacts& f, uint64_t addr, uint64_t issue) {
+void Cluster::execute_fp(unsigned hart, const InsnFacts& f, uint64_t addr, uint64_t issue) {
+  HartTiming& h = harts_[hart];
+  Scoreboard& ready = ready_[hart];
   uint64_t start = issue;
   for (uint8_t r : f.src) {
-    if (r != InsnFacts::kNone && r >= InsnFacts::kFp) start = std::max(start, h.ready[r]);
+    if (r != InsnFacts::kNone && r >= InsnFacts::kFp) start = std::max(start, ready[r]);
   }
   uint64_t result;
   if (memory_op(f.exec)) {
@@ -123,7 +128,7 @@ void Cluster::execute_fp(HartTiming& h, const InsnFacts& f, uint64_t addr, uint6
     h.fpu_free = start + (f.exec == Exec::FpDivSqrt ? exec_latency(f.exec) : 1);
     result = start + exec_latency(f.exec);
   }
-  if (f.dst != InsnFacts::kNone && f.dst != 0) h.ready[f.dst] = result;
+  if (f.dst != InsnFacts::kNone && f.dst != 0) ready[f.dst] = result;
 }
 
 void Cluster::retire_block(unsigned hart, const BlockCounts& counts) {
@@ -135,9 +140,8 @@ void Cluster::retire_block(unsigned hart, const BlockCounts& counts) {
 }
 
 void Cluster::sequence(unsigned hart, const InsnFacts& f, uint64_t addr) {
-  HartTiming& h = harts_[hart];
   count(hart, bit(Metric::ISSUE_FPU) | bit(Metric::ISSUE_FPU_SEQ));
-  execute_fp(h, f, addr, now_);
+  execute_fp(hart, f, addr, now_);
 }
 
 void Cluster::stream_access(unsigned hart, uint64_t addr) {
@@ -169,7 +173,10 @@ void Cluster::wake(unsigned hart) {
 uint32_t Cluster::dma_copy(unsigned hart, uint32_t size, uint32_t config) {
   HartTiming& h = harts_[hart];
   const uint32_t id = dma_.copy(h.cycle - 1, size, config);
-  if (dma_.queued() > Dma::kQueueDepth) h.state = State::Dma;
+  if (dma_.queued() > Dma::kQueueDepth) {
+    h.state = State::Dma;
+    dma_waiters_++;
+  }
   return id;
 }
 

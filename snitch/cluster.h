@@ -97,7 +97,6 @@ class Cluster {
   uint64_t cycle(unsigned hart) const { return harts_[hart].cycle; }
   // At the barrier, in wfi, or stalled behind a full DMA queue.
   bool waiting(unsigned hart) const { return harts_[hart].state != State::Run; }
-  bool waiting_for_dma() const;
 
   // Cycle order: the hart to run next, the one whose next instruction issues first (the lowest on
   // ties), with the cluster's time (and the DMA) advanced to that cycle. kNoHart when every hart
@@ -137,12 +136,13 @@ class Cluster {
   struct HartTiming {
     State state = State::Run;
     uint64_t cycle = 0;
-    uint64_t fpu_free = 0;               // the first cycle the FPU can start another operation
-    std::array<uint64_t, 64> ready{};    // per register, the cycle its pending result is usable
+    uint64_t fpu_free = 0;  // the first cycle the FPU can start another operation
   };
+  // Per register, the cycle its pending result is usable.
+  using Scoreboard = std::array<uint64_t, 64>;
 
   void count(unsigned hart, MetricMask events);
-  void execute_fp(HartTiming& h, const InsnFacts& f, uint64_t addr, uint64_t issue);
+  void execute_fp(unsigned hart, const InsnFacts& f, uint64_t addr, uint64_t issue);
   uint64_t access(uint64_t addr, uint64_t cycle);
   void advance(uint64_t cycle, bool stop_on_dma_completion);
 
@@ -150,8 +150,10 @@ class Cluster {
   ICache icache_;
   Tcdm tcdm_;
   Dma dma_;
-  std::vector<HartTiming> harts_;
-  unsigned arrived_ = 0;  // at the barrier
+  std::vector<HartTiming> harts_;  // small, as next_hart() scans them for every instruction
+  std::vector<Scoreboard> ready_;
+  unsigned arrived_ = 0;       // at the barrier
+  unsigned dma_waiters_ = 0;  // harts stalled behind the full DMA queue
   uint64_t now_ = 0;
 };
 
