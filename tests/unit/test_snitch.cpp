@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "devices/snitch_periph.h"
+#include "runtime/snitch_facts.h"
 #include "snitch/cluster.h"
 #include "tests/unit/fake_sink.h"
 
@@ -689,6 +690,54 @@ TEST_F(ICacheTest, HartsHaveTheirOwnL0) {
   EXPECT_EQ(counter(5), 1u);
   // Hart 1's miss found the line hart 0 brought into the L1.
   EXPECT_EQ(counter(4), kRefill);
+}
+
+// ------------------------------------------------------------------- facts of decoded instructions
+
+TEST(SnitchFacts, OfDecodedInstructions) {
+  constexpr uint8_t N = InsnFacts::kNone;
+  constexpr uint8_t a0 = 10, a1 = 11, a2 = 12, a3 = 13, a4 = 14;
+  struct Case {
+    uint32_t raw;
+    const char* text;
+    InsnFacts facts;
+  };
+  const Case cases[] = {
+      {0x00853087, "fld ft1, 8(a0)", {Exec::Load, true, F(1), {a0, N, N}}},
+      {0x0025b827, "fsd ft2, 16(a1)", {Exec::Store, true, N, {a1, F(2), N}}},
+      {0x6ac5f543, "fmadd.d fa0, fa1, fa2, fa3", {Exec::FpComp64, true, F(10), {F(11), F(12), F(13)}}},
+      {0xc205f553, "fcvt.w.d a0, fa1", {Exec::FpConv, true, a0, {F(11), N, N}}},
+      {0xa2d625d3, "feq.d a1, fa2, fa3", {Exec::FpNonComp, true, a1, {F(12), F(13), N}}},
+      {0xf2060053, "fmv.d.x ft0, a2", {Exec::FpNonComp, true, F(0), {a2, N, N}}},
+      {0x5a0170d3, "fsqrt.d ft1, ft2", {Exec::FpDivSqrt, true, F(1), {F(2), N, N}}},
+      {0x42058553, "fcvt.d.s fa0, fa1", {Exec::FpConv, true, F(10), {F(11), N, N}}},
+      {0x00c5f553, "fadd.s fa0, fa1, fa2", {Exec::FpComp32, true, F(10), {F(11), F(12), N}}},
+      {0x02c58533, "mul a0, a1, a2", {Exec::Mul, false, a0, {a1, a2, N}}},
+      {0x02c5d533, "divu a0, a1, a2", {Exec::Div, false, a0, {a1, a2, N}}},
+      {0x4314, "c.lw a3, 0(a4)", {Exec::Load, false, a3, {a4, N, N}}},
+      {0xc354, "c.sw a3, 4(a4)", {Exec::Store, false, N, {a4, a3, N}}},
+      {0x00b6252f, "amoadd.w a0, a1, (a2)", {Exec::Load, false, a0, {a2, a1, N}}},
+      {0x18b6252f, "sc.w a0, a1, (a2)", {Exec::Load, false, a0, {a2, a1, N}}},
+      {0x0001, "c.nop", {Exec::Alu, false, 0, {0, N, N}}},
+      {0x008000ef, "jal ra, .+8", {Exec::Alu, false, 1, {N, N, N}}},
+      {0x00b50463, "beq a0, a1, .+8", {Exec::Alu, false, N, {a0, a1, N}}},
+      {0x7c202573, "csrr a0, 0x7c2", {Exec::Alu, false, a0, {0, N, N}}},
+  };
+  for (const Case& c : cases) {
+    const InsnFacts f = snitch_facts(decode(c.raw, IsaConfig{}));
+    EXPECT_EQ(f.exec, c.facts.exec) << c.text;
+    EXPECT_EQ(f.fp_subsystem, c.facts.fp_subsystem) << c.text;
+    EXPECT_EQ(f.dst, c.facts.dst) << c.text;
+    EXPECT_EQ(f.src, c.facts.src) << c.text;
+  }
+  // What they count: fcvt.w.d and feq.d write GPRs from the FP subsystem, sc.w as a load.
+  using snitch::bit;
+  EXPECT_EQ(snitch::retired_events(snitch_facts(decode(0xc205f553, IsaConfig{}))),
+            bit(Metric::RETIRED_INSTR) | bit(Metric::RETIRED_ACC) | bit(Metric::ISSUE_CORE_TO_FPU) |
+                bit(Metric::ISSUE_FPU) | bit(Metric::ISSUE_FPU_SEQ));
+  EXPECT_EQ(snitch::retired_events(snitch_facts(decode(0x18b6252f, IsaConfig{}))),
+            bit(Metric::RETIRED_INSTR) | bit(Metric::RETIRED_LOAD));
+  EXPECT_EQ(snitch::retired_events(snitch_facts(decode(0x0001, IsaConfig{}))), bit(Metric::RETIRED_INSTR));
 }
 
 }  // namespace
