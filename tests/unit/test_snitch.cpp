@@ -354,30 +354,28 @@ std::vector<std::vector<Op>> two_harts_loading(unsigned bank0, unsigned bank1, i
   return p;
 }
 
-TEST_F(SnitchTest, SameBankConflictsAreExact) {
+constexpr int kLoads = 8;
+
+// TCDM_ACCESSED and TCDM_CONGESTED after two_harts_loading(bank0, bank1, kLoads).
+std::pair<uint64_t, uint64_t> tcdm_counts(snitch::Memory& memory, unsigned bank0, unsigned bank1) {
   Cluster two(2, memory);
   two.counters().set_select(0, sel(Metric::TCDM_ACCESSED, 0));
   two.counters().set_select(1, sel(Metric::TCDM_CONGESTED, 0));
-  constexpr int kLoads = 8;
-  run(two, two_harts_loading(3, 3, kLoads));
+  run(two, two_harts_loading(bank0, bank1, kLoads));
+  return {two.counters().value(0), two.counters().value(1)};
+}
+
+TEST_F(SnitchTest, SameBankConflictsAreExact) {
   // The bank grants one load per cycle: every load but hart 0's first waits one cycle.
-  EXPECT_EQ(two.counters().value(1), 2u * kLoads - 1);
-  EXPECT_EQ(two.counters().value(0), 2u * kLoads + (2u * kLoads - 1));
+  constexpr uint64_t kCongested = 2 * kLoads - 1;
+  EXPECT_EQ(tcdm_counts(memory, 3, 3), std::make_pair(2 * kLoads + kCongested, kCongested));
+  // Bank = address bits 7:3: 256 bytes apart is the same bank again.
+  EXPECT_EQ(tcdm_counts(memory, 3, 3 + 32), std::make_pair(2 * kLoads + kCongested, kCongested));
 }
 
 TEST_F(SnitchTest, DifferentBanksDoNotConflict) {
-  Cluster two(2, memory);
-  two.counters().set_select(0, sel(Metric::TCDM_ACCESSED, 0));
-  two.counters().set_select(1, sel(Metric::TCDM_CONGESTED, 0));
-  constexpr int kLoads = 8;
-  run(two, two_harts_loading(3, 4, kLoads));
-  EXPECT_EQ(two.counters().value(1), 0u);
-  EXPECT_EQ(two.counters().value(0), 2u * kLoads);
-  // Bank = address bits 7:3: 256 bytes apart is the same bank again.
-  Cluster again(2, memory);
-  again.counters().set_select(1, sel(Metric::TCDM_CONGESTED, 0));
-  run(again, two_harts_loading(3, 3 + 32, kLoads));
-  EXPECT_EQ(again.counters().value(1), 2u * kLoads - 1);
+  EXPECT_EQ(tcdm_counts(memory, 3, 4), std::make_pair(uint64_t{2 * kLoads}, uint64_t{0}));
+  EXPECT_EQ(tcdm_counts(memory, 0, 31), std::make_pair(uint64_t{2 * kLoads}, uint64_t{0}));
 }
 
 TEST_F(SnitchTest, StreamConflictDelaysTheFpu) {
