@@ -7,8 +7,8 @@
 #include <cstdint>
 
 #include "devices/device.h"
-#include "snitch/icache.h"
-#include "snitch/perf_counters.h"
+#include "devices/snitch/icache.h"
+#include "devices/snitch/perf_counters.h"
 
 namespace brisk {
 

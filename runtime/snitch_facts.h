@@ -4,7 +4,7 @@
 #pragma once
 
 #include "jit/insn.h"
-#include "snitch/cluster.h"
+#include "devices/snitch/cluster.h"
 
 namespace brisk {
 

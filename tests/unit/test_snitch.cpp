@@ -1,5 +1,5 @@
 // The Snitch cluster: the peripheral block's registers (devices/snitch_periph.h) and the timing
-// model behind its counters (snitch/, docs/snitch.md), driven with instruction facts as the
+// model behind its counters (devices/snitch/, docs/snitch.md), driven with instruction facts as the
 // engines describe them.
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include "devices/snitch_periph.h"
 #include "runtime/snitch_facts.h"
-#include "snitch/cluster.h"
+#include "devices/snitch/cluster.h"
 #include "tests/unit/fake_sink.h"
 
 namespace brisk {

@@ -8,7 +8,7 @@
 #include <deque>
 #include <vector>
 
-#include "snitch/perf_counters.h"
+#include "devices/snitch/perf_counters.h"
 
 namespace brisk::snitch {
 

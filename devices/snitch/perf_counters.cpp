@@ -1,4 +1,4 @@
-#include "snitch/perf_counters.h"
+#include "devices/snitch/perf_counters.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "snitch/tcdm.h"
+#include "devices/snitch/tcdm.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
-#include "snitch/dma.h"
+#include "devices/snitch/dma.h"
 
 #include <algorithm>
 
-#include "snitch/tcdm.h"
+#include "devices/snitch/tcdm.h"
 
 namespace brisk::snitch {
 

@@ -1,4 +1,4 @@
-#include "snitch/cluster.h"
+#include "devices/snitch/cluster.h"
 
 #include <algorithm>
 #include <bit>

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "snitch/perf_counters.h"
+#include "devices/snitch/perf_counters.h"
 
 namespace brisk::snitch {
 

@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "snitch/dma.h"
-#include "snitch/icache.h"
-#include "snitch/perf_counters.h"
-#include "snitch/tcdm.h"
+#include "devices/snitch/dma.h"
+#include "devices/snitch/icache.h"
+#include "devices/snitch/perf_counters.h"
+#include "devices/snitch/tcdm.h"
 
 namespace brisk::snitch {
 

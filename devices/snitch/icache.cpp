@@ -1,4 +1,4 @@
-#include "snitch/icache.h"
+#include "devices/snitch/icache.h"
 
 #include <algorithm>
 

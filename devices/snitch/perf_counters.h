@@ -1,5 +1,5 @@
 // The Snitch cluster's 16 performance counters (docs/snitch.md, "Performance counters"): what each
-// counts, its enable and its 48-bit value. The timing model (snitch/cluster.h) adds events; the
+// counts, its enable and its 48-bit value. The timing model (devices/snitch/cluster.h) adds events; the
 // peripheral block (devices/snitch_periph.h) is their MMIO view.
 #pragma once
 
