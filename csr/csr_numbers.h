@@ -100,4 +100,9 @@ constexpr uint16_t CSR_MHPMEVENT31 = 0x33F;
 constexpr uint16_t CSR_TSELECT = 0x7A0;
 constexpr uint16_t CSR_TDATA1 = 0x7A1;
 
+// The Snitch cluster's custom CSRs (csr/snitch.cpp), on the -M snitch machine's harts only.
+constexpr uint16_t CSR_SSR = 0x7C0;      // SSR enable, bit 0
+constexpr uint16_t CSR_FPMODE = 0x7C1;
+constexpr uint16_t CSR_BARRIER = 0x7C2;  // any access waits for every hart of the cluster
+
 }  // namespace brisk::csr

@@ -53,6 +53,8 @@ struct IsaConfig {
   // The CTR depths sctrdepth.DEPTH accepts, bit DEPTH for 16 << DEPTH entries: `ctr-depths=16,32`
   // (all five, 16 to 256, by default).
   uint8_t ctr_depths = 0x1f;
+  // The Snitch cluster's custom CSRs (csr/snitch.cpp) and mie's MCIP: the -M snitch machine's harts.
+  bool snitch_cluster = false;
 
   IsaConfig() { on.set(); }  // everything brisk implements
   bool has(Ext e) const { return on.test(static_cast<size_t>(e)); }

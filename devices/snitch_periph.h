@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "csr/privileged.h"
 #include "devices/device.h"
 #include "devices/snitch/icache.h"
 #include "devices/snitch/perf_counters.h"
@@ -25,7 +26,7 @@ constexpr uint64_t kEnableMask = 0x1;
 constexpr uint64_t kClintMask = 0xffffffff;
 constexpr uint64_t kPrefetchMask = 0x1;
 // The cluster-local interrupt: mip/mie bit 19 (MCIP), mcause 0x80000013 on RV32.
-constexpr unsigned IRQ_MCIP = 19;
+constexpr unsigned IRQ_MCIP = csr::IRQ_M_CLUSTER;
 }  // namespace snitch_periph
 
 class SnitchPeriph final : public Device {
