@@ -112,6 +112,9 @@ class Cluster {
   // The fast path for a block, when no counter selects a kTimingMetrics metric: counts its events
   // and advances the hart one cycle per instruction, without stalls.
   void retire_block(unsigned hart, const BlockCounts& counts);
+  // An instruction of `hart` that raised an exception: it retires nothing and counts nothing, and
+  // the hart's next instruction (the handler's first) issues a cycle later.
+  void trap(unsigned hart) { harts_[hart].cycle++; }
   // An FP-subsystem instruction the FREP sequencer issued again on its own (a repeat, not fetched
   // and not retired by the core): ISSUE_FPU and ISSUE_FPU_SEQ, and its FPU timing.
   void sequence(unsigned hart, const InsnFacts& f, uint64_t addr = 0);
