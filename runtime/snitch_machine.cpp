@@ -57,22 +57,12 @@ class SnitchMachine::ZeroMemory final : public Device {
 };
 
 // What the DMA moves bytes through: the TCDM and DRAM, by physical address.
-class SnitchMachine::ClusterMemory final : public snitch::Memory {
+class SnitchMachine::ClusterMemory final : public snitch::HostMemory {
  public:
   ClusterMemory(Bus& bus, Sram& tcdm) : bus_(bus), tcdm_(tcdm) {}
-  uint8_t* at(uint64_t addr, uint64_t size) {
+  uint8_t* at(uint64_t addr, uint64_t size) override {
     if (uint8_t* p = bus_.ram_ptr(addr, size)) return p;
     return tcdm_.at(addr - snitch::kTcdmBase, size);
-  }
-  bool read(uint64_t addr, uint8_t* data, uint64_t size) override {
-    const uint8_t* p = at(addr, size);
-    if (p) std::memcpy(data, p, size);
-    return p;
-  }
-  bool write(uint64_t addr, const uint8_t* data, uint64_t size) override {
-    uint8_t* p = at(addr, size);
-    if (p) std::memcpy(p, data, size);
-    return p;
   }
 
  private:

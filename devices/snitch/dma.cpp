@@ -1,10 +1,23 @@
 #include "devices/snitch/dma.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "devices/snitch/tcdm.h"
 
 namespace brisk::snitch {
+
+bool HostMemory::read(uint64_t addr, uint8_t* data, uint64_t size) {
+  const uint8_t* p = at(addr, size);
+  if (p) std::memcpy(data, p, size);
+  return p;
+}
+
+bool HostMemory::write(uint64_t addr, const uint8_t* data, uint64_t size) {
+  uint8_t* p = at(addr, size);
+  if (p) std::memcpy(p, data, size);
+  return p;
+}
 
 uint32_t Dma::copy(uint64_t cycle, uint32_t size, uint32_t config) {
   const uint32_t rows = (config & kConfig2d) ? reps_ : 1;

@@ -20,6 +20,14 @@ struct Memory {
   virtual bool write(uint64_t addr, const uint8_t* data, uint64_t size) = 0;
 };
 
+// A Memory whose bytes the host holds: implementations say where [addr, addr + size) is, or
+// nullptr.
+struct HostMemory : Memory {
+  virtual uint8_t* at(uint64_t addr, uint64_t size) = 0;
+  bool read(uint64_t addr, uint8_t* data, uint64_t size) override;
+  bool write(uint64_t addr, const uint8_t* data, uint64_t size) override;
+};
+
 class Dma {
  public:
   static constexpr unsigned kBeatBytes = 64;  // the 512-bit bus

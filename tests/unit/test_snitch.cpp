@@ -28,23 +28,13 @@ constexpr uint64_t kDram = 0x80000000;
 constexpr uint64_t kDramSize = 64 * 1024;
 
 // DRAM and the TCDM as flat bytes; anything else refuses.
-struct FakeMemory : snitch::Memory {
+struct FakeMemory : snitch::HostMemory {
   std::vector<uint8_t> dram = std::vector<uint8_t>(kDramSize);
   std::vector<uint8_t> tcdm = std::vector<uint8_t>(snitch::kTcdmSize);
-  uint8_t* at(uint64_t addr, uint64_t size) {
+  uint8_t* at(uint64_t addr, uint64_t size) override {
     if (addr >= kDram && addr - kDram <= kDramSize - size) return &dram[addr - kDram];
     if (snitch::in_tcdm(addr) && addr - snitch::kTcdmBase <= snitch::kTcdmSize - size) return &tcdm[addr - snitch::kTcdmBase];
     return nullptr;
-  }
-  bool read(uint64_t addr, uint8_t* data, uint64_t size) override {
-    const uint8_t* p = at(addr, size);
-    if (p) std::memcpy(data, p, size);
-    return p;
-  }
-  bool write(uint64_t addr, const uint8_t* data, uint64_t size) override {
-    uint8_t* p = at(addr, size);
-    if (p) std::memcpy(p, data, size);
-    return p;
   }
 };
 
