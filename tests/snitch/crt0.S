@@ -26,11 +26,3 @@ _start:
     .bss
     .balign 16
 stacks: .skip STACK_SIZE * HARTS
-
-    .section .tohost, "aw", @progbits
-    .balign 64
-    .globl tohost
-tohost: .dword 0
-    .balign 64
-    .globl fromhost
-fromhost: .dword 0

@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 
+#include "check.h"    /* tests/bare: CHECK(expected, got), reported by bare_fail (runtime.c) */
+#include "csr_ops.h"  /* tests/bare */
+
 #define HARTS 9
 #define TCDM_BASE 0x10000000ul
 #define PERIPH_BASE 0x10020000ul
@@ -40,15 +43,6 @@
 #define CAUSE_STORE_ACCESS 7
 #define CAUSE_ILLEGAL 2
 
-#define csr_read(c)                                        \
-  ({                                                       \
-    uint64_t v_;                                           \
-    __asm__ volatile("csrr %0, " #c : "=r"(v_)::"memory"); \
-    v_;                                                    \
-  })
-#define csr_write(c, v) __asm__ volatile("csrw " #c ", %0" ::"rK"((uint64_t)(v)) : "memory")
-#define csr_set(c, v) __asm__ volatile("csrs " #c ", %0" ::"rK"((uint64_t)(v)) : "memory")
-#define csr_clear(c, v) __asm__ volatile("csrc " #c ", %0" ::"rK"((uint64_t)(v)) : "memory")
 
 /* The cluster barrier: the access of CSR 0x7C2 waits until every hart has made one. */
 static inline void barrier(void) { __asm__ volatile("csrr zero, 0x7c2" ::: "memory"); }
@@ -57,15 +51,6 @@ static inline void write32(uint64_t a, uint32_t v) { *(volatile uint32_t *)a = v
 static inline uint32_t read32(uint64_t a) { return *(volatile uint32_t *)a; }
 static inline void write64(uint64_t a, uint64_t v) { *(volatile uint64_t *)a = v; }
 static inline uint64_t read64(uint64_t a) { return *(volatile uint64_t *)a; }
-
-/* CHECK(expected, got): on a mismatch, prints "FAIL <test>: hart <h> check <line>: expected 0x..
- * got 0x.." through HTIF and exits with status 1. */
-__attribute__((noreturn)) void snitch_fail(uint64_t line, uint64_t expected, uint64_t got);
-#define CHECK(expected, got)                                    \
-  do {                                                          \
-    uint64_t e_ = (uint64_t)(expected), g_ = (uint64_t)(got);   \
-    if (e_ != g_) snitch_fail(__LINE__, e_, g_);                \
-  } while (0)
 
 void putstr(const char *s);
 __attribute__((noreturn)) void snitch_exit(int code);
