@@ -169,6 +169,12 @@ uint64_t SnitchMachine::retired() const {
   return n;
 }
 
+const snitch::InsnFacts& SnitchMachine::facts_of(uint64_t pc, const Insn& in) {
+  FactsEntry& e = facts_[(pc >> 2) % facts_.size()];
+  if (e.pc != pc || e.raw != in.raw) e = {pc, in.raw, snitch_facts(in)};
+  return e.facts;
+}
+
 void SnitchMachine::step(unsigned hart) {
   Hart& h = *harts_[hart];
   if (int irq = csr::pending_interrupt(h); irq >= 0) csr::take_trap(h, irq);
@@ -178,7 +184,7 @@ void SnitchMachine::step(unsigned hart) {
   snitch::InsnFacts facts;
   uint64_t addr = 0;
   if (in) {
-    facts = snitch_facts(*in);
+    facts = facts_of(pc, *in);
     // Read before the instruction runs: it may overwrite its base register.
     if (in->flags() & (kLoad | kStore | kAmo)) addr = h.x[in->rs1] + static_cast<uint64_t>(in->imm);
     st = interp_.execute(h, *in);
@@ -193,6 +199,7 @@ void SnitchMachine::step(unsigned hart) {
   const uint16_t flags = in->flags();
   if ((flags & kStore) && addr - tohost_ < 8)
     if (std::optional<int> code = htif_->poll()) return stop(*code);
+  if ((flags & kStore) && addr - kClintBase < clint::kWindowSize) next_timer_ = 0;
   if ((flags & kCsr) && static_cast<uint16_t>(in->imm) == csr::CSR_BARRIER) cluster_->barrier(hart);
   if (h.waiting) {
     if (wake_condition(h))
@@ -223,7 +230,8 @@ SystemResult SnitchMachine::run() {
   for (auto& h : harts_) harts.push_back(h.get());
   limiter_.start(harts);
   for (uint64_t steps = 0; !stopped_; steps++) {
-    clint_->poll(clock_->now());  // MTIP in the cycle mtime reaches mtimecmp
+    // MTIP in the cycle mtime reaches mtimecmp; a store to the CLINT asks for a look at once.
+    if (clock_->now() >= next_timer_) next_timer_ = clint_->poll(clock_->now());
     const unsigned hart = cluster_->next_hart();
     if (hart == snitch::Cluster::kNoHart) {
       idle();

@@ -4,6 +4,7 @@
 // whose counters the peripheral block shows.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -51,6 +52,8 @@ class SnitchMachine final : public InterruptSink {
   void load_program();
   // Runs one instruction of `hart` (or takes its interrupt or exception) and tells the model.
   void step(unsigned hart);
+  // snitch_facts(in) for the instruction at pc, from a cache like the interpreter's decode cache.
+  const snitch::InsnFacts& facts_of(uint64_t pc, const Insn& in);
   bool wake_condition(const Hart& h) const { return (h.csr.mip_effective() & h.csr.mie) != 0; }
   // Every hart waits: moves time to the next timer interrupt, or ends a deadlock.
   void idle();
@@ -73,6 +76,13 @@ class SnitchMachine final : public InterruptSink {
   Interpreter interp_;
   std::optional<Htif> htif_;
   uint64_t tohost_ = ~0ull;
+  uint64_t next_timer_ = 0;  // the mtime from which the CLINT must be polled
+  struct FactsEntry {
+    uint64_t pc = ~0ull;
+    uint32_t raw = 0;
+    snitch::InsnFacts facts;
+  };
+  std::array<FactsEntry, 4096> facts_;
   bool stopped_ = false;
   int exit_code_ = 0;
 };

@@ -484,7 +484,10 @@ int main(int argc, char** argv) {
       if (machine == "snitch") {
         brisk::SnitchMachine m(sys);
         brisk::SystemResult r = m.run();
-        if (stats) print_stats(r.instret, std::chrono::steady_clock::now() - t0, r.engine);
+        if (stats) {
+          print_stats(r.instret, std::chrono::steady_clock::now() - t0, "");
+          brisk::diag_print("brisk: snitch: {}\n", r.engine);
+        }
         return r.exit_code;
       }
       if (sys.kernel.empty() && sys.bios != "none") {
