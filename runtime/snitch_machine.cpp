@@ -15,7 +15,7 @@ namespace brisk {
 
 namespace {
 
-// Steps between looks at --timeout and --max-insns.
+// Steps between looks at --timeout, --max-insns and HTIF.
 constexpr uint64_t kLimitCheck = 1024;
 
 }  // namespace
@@ -157,6 +157,10 @@ void SnitchMachine::set_mip(unsigned hart, unsigned bit, bool level) {
   }
 }
 
+void SnitchMachine::poll_htif() {
+  if (std::optional<int> code = htif_->poll()) stop(*code);
+}
+
 void SnitchMachine::stop(int code) {
   if (stopped_) return;
   stopped_ = true;
@@ -197,8 +201,7 @@ void SnitchMachine::step(unsigned hart) {
   }
   cluster_->retire(hart, pc, facts, addr);
   const uint16_t flags = in->flags();
-  if ((flags & kStore) && addr - tohost_ < 8)
-    if (std::optional<int> code = htif_->poll()) return stop(*code);
+  if (htif_ && (flags & kStore) && addr - tohost_ < 8) poll_htif();
   if ((flags & kStore) && addr - kClintBase < clint::kWindowSize) next_timer_ = 0;
   if ((flags & kCsr) && static_cast<uint16_t>(in->imm) == csr::CSR_BARRIER) cluster_->barrier(hart);
   if (h.waiting) {
@@ -238,8 +241,10 @@ SystemResult SnitchMachine::run() {
     } else {
       step(hart);
     }
-    if (steps % kLimitCheck == 0 || (opt_.limits.max_insns && retired() >= opt_.limits.max_insns))
+    if (steps % kLimitCheck == 0 || (opt_.limits.max_insns && retired() >= opt_.limits.max_insns)) {
       if (limiter_.reached(*harts_[0], retired())) stop(limiter_.status());
+      if (htif_ && !stopped_) poll_htif();  // a request the store check missed (a misaligned store)
+    }
   }
   SystemResult r;
   r.exit_code = exit_code_;

@@ -57,6 +57,8 @@ class SnitchMachine final : public InterruptSink {
   bool wake_condition(const Hart& h) const { return (h.csr.mip_effective() & h.csr.mie) != 0; }
   // Every hart waits: moves time to the next timer interrupt, or ends a deadlock.
   void idle();
+  // Serves a request in tohost (the store to it just retired).
+  void poll_htif();
   void stop(int code);
   uint64_t retired() const;
 
