@@ -18,6 +18,17 @@ namespace {
 // Steps between looks at --timeout, --max-insns and HTIF.
 constexpr uint64_t kLimitCheck = 1024;
 
+// -m, checked before the Bus is made of it: whole pages (the Bus keeps per-page code counts), and
+// DRAM ends before the CLINT.
+constexpr uint64_t kMinDram = 1u << 20;
+constexpr uint64_t kMaxDram = SnitchMachine::kClintBase - SnitchMachine::kDramBase;
+uint64_t dram_size(uint64_t size) {
+  if (size < kMinDram || size % Bus::kPage)
+    throw Error("-M snitch needs at least 1 MiB of DRAM in whole 4 KiB pages (-m {} bytes)", size);
+  if (size > kMaxDram) throw Error("-M snitch has at most {} MiB of DRAM, up to the CLINT (-m {} MiB)", kMaxDram >> 20, size >> 20);
+  return size;
+}
+
 }  // namespace
 
 // The TCDM's bytes: loads and stores of any size within the window. The bank model is the
@@ -82,7 +93,7 @@ class SnitchMachine::CycleClock final : public Clock {
   uint64_t offset_ = 0;
 };
 
-SnitchMachine::SnitchMachine(const SystemOptions& opt) : opt_(opt), bus_(kDramBase, opt.ram_size) {
+SnitchMachine::SnitchMachine(const SystemOptions& opt) : opt_(opt), bus_(kDramBase, dram_size(opt.ram_size)) {
   if (opt_.kernel.empty()) throw Error("-M snitch needs --kernel PROG.elf");
   if (!opt_.bios.empty() || !opt_.initrd.empty() || !opt_.append.empty() || !opt_.dumpdtb.empty())
     throw Error("-M snitch runs a bare-metal --kernel ELF: --bios, --initrd, --append and --dumpdtb are virt's");

@@ -112,5 +112,9 @@ expect_error "snitch: entry outside DRAM" "the entry point 0x10000000 is not in 
 expect_error "snitch: --smp" "-M snitch has 9 harts: --smp is virt's" system -M snitch --smp 2 --kernel "$WORK/bare-spin"
 expect_error "snitch: --engine=jit" "runs its harts in cycle order on the interpreter: --engine=jit" \
     system -M snitch --engine=jit --kernel "$WORK/bare-spin"
+expect_error "snitch: -m 1001K" "at least 1 MiB of DRAM in whole 4 KiB pages \\(-m 1025024 bytes\\)" \
+    system -M snitch -m 1001K --kernel "$WORK/bare-spin"
+expect_error "snitch: -m 2G" "at most 2047 MiB of DRAM, up to the CLINT \\(-m 2048 MiB\\)" \
+    system -M snitch -m 2G --kernel "$WORK/bare-spin"
 expect_error "snitch: --bios" "--bios, --initrd, --append and --dumpdtb are virt's" \
     system -M snitch --bios none --kernel "$WORK/bare-spin"
