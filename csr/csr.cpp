@@ -127,7 +127,8 @@ void define_machine(Table& t) {
                     }};
   t[CSR_MIE] = {[](Hart& h, uint16_t) { return h.csr.mie; },
                 [](Hart& h, uint16_t, uint64_t v) {
-                  h.csr.mie = v & (S_INTERRUPTS | MIP_MSIP | MIP_MTIP | MIP_MEIP);
+                  const uint64_t cluster = h.csr.isa.snitch_cluster ? MIP_MCIP : 0;
+                  h.csr.mie = v & (S_INTERRUPTS | MIP_MSIP | MIP_MTIP | MIP_MEIP | cluster);
                   interrupts_changed(h);
                 }};
   t[CSR_MIP] = {[](Hart& h, uint16_t) { return h.csr.mip_effective(); },
@@ -231,6 +232,7 @@ Table build() {
   define_cdeleg(t);
   define_ctr(t);
   define_triggers(t);
+  define_snitch(t);
   return t;
 }
 
@@ -275,6 +277,7 @@ void reset(Hart& h) {
   h.csr.stimecmp = ~0ull;
   for (unsigned n = 0; n < 4; n++) h.csr.mstateen[n] = h.csr.sstateen[n] = h.csr.hstateen[n] = 0;
   h.csr.miselect = h.csr.siselect = 0;
+  h.csr.ssr = h.csr.fpmode = 0;
   h.csr.pmu = pmu::State{};
   ctr::reset(h);
   trigger::reset(h);

@@ -58,6 +58,8 @@ struct IsaConfig {
   uint8_t ctr_depths = 0x1f;
   // The harts' ETE trace units (devices/ete.h): `ete-rspairs=N` and the other ete-* sizes.
   ete::Sizes ete;
+  // The Snitch cluster's custom CSRs (csr/snitch.cpp) and mie's MCIP: the -M snitch machine's harts.
+  bool snitch_cluster = false;
 
   IsaConfig() { on.set(); }  // everything brisk implements
   bool has(Ext e) const { return on.test(static_cast<size_t>(e)); }

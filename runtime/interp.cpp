@@ -53,19 +53,24 @@ void instrument_retired(Hart& h, const Insn& in, uint64_t pc, bool taken) {
 
 }  // namespace
 
-Status Interpreter::step(Hart& h) {
-  GuestCode guest;
+const Insn* Interpreter::fetch(Hart& h) {
   Entry& e = cache_[(h.pc >> 1) & (cache_.size() - 1)];
   if (e.pc != h.pc || !same_bytes(h, e.insn.raw)) {
     uint32_t raw;
     if (!fetch_insn(h, raw)) {
       trigger::fire_execute(h, 0);  // an execute trigger of any size takes priority over the fault
-      return Status::Trap;
+      return nullptr;
     }
     e.pc = h.pc;
     e.insn = decode(raw, h.csr.isa);
   }
-  return execute(h, e.insn);
+  return &e.insn;
+}
+
+Status Interpreter::step(Hart& h) {
+  GuestCode guest;
+  const Insn* in = fetch(h);
+  return in ? execute(h, *in) : Status::Trap;
 }
 
 Status Interpreter::execute(Hart& h, const Insn& in) {

@@ -112,7 +112,7 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
   });
   test_ = std::make_unique<SifiveTest>([this](SifiveTest::Event e, uint16_t code) {
     if (e == SifiveTest::Event::Fail) {
-      guest_exit(code ? code : 1);
+      stop(guest_exit_status(code ? code : 1));
     } else {
       if (e == SifiveTest::Event::Reset) diag_print("brisk: the guest asked for a reset; stopping\n");
       stop(0);
@@ -188,7 +188,6 @@ VirtMachine::~VirtMachine() = default;
 
 VirtMachine::LoadedImage VirtMachine::load_elf(const std::string& path, bool kernel, uint64_t dyn_base) {
   const ElfFile f(path, kernel ? "kernel" : "firmware");
-  const std::string shown = printable(path);
   // A position-independent image (ET_DYN: Debian's OpenSBI fw_*.elf, which applies its own
   // relocations) is linked at 0; it goes at dyn_base, where the flat image of the same build would.
   uint64_t bias = 0;
@@ -198,21 +197,15 @@ VirtMachine::LoadedImage VirtMachine::load_elf(const std::string& path, bool ker
       if (p.p_type == PT_LOAD && p.p_memsz) lo = std::min(lo, p.p_paddr & ~(Bus::kPage - 1));
     if (lo != ~0ull) bias = dyn_base - lo;
   }
-  LoadedImage out;
-  for (const auto& p : f.segments()) {
-    if (p.p_type != PT_LOAD || p.p_memsz == 0) continue;
-    const uint64_t pa = p.p_paddr + bias;
-    uint8_t* dst = bus_.ram_ptr(pa, p.p_memsz);
-    if (!dst)
-      throw Error("{}: segment at {:#x}..{:#x} is outside RAM ({:#x}..{:#x}; try a larger -m)", shown, pa,
-                  pa + p.p_memsz, kRamBase, kRamBase + opt_.ram_size);
-    f.read(p.p_offset, dst, p.p_filesz);
-    std::memset(dst + p.p_filesz, 0, p.p_memsz - p.p_filesz);
-    out.end = std::max(out.end, pa + p.p_memsz);
+  const LoadedElf loaded =
+      load_segments(f, bias, [this](uint64_t pa, uint64_t size) { return bus_.ram_ptr(pa, size); },
+                    fmt::format("RAM ({:#x}..{:#x}; try a larger -m)", kRamBase, kRamBase + opt_.ram_size));
+  if (kernel && loaded.tohost) {
+    uint8_t* tohost = bus_.ram_ptr(*loaded.tohost, 8);
+    if (!tohost) throw Error("{}: tohost at {:#x} is outside RAM", printable(path), *loaded.tohost);
+    htif_.emplace(tohost);
   }
-  if (kernel) tohost_ = f.symbol("tohost");
-  out.entry = f.header().e_entry + bias;
-  return out;
+  return {loaded.entry, loaded.end};
 }
 
 void VirtMachine::load_flat(const std::string& path, uint64_t pa) {
@@ -343,12 +336,6 @@ void VirtMachine::invalidate_code(Hart& h, uint64_t page) {
   for (size_t i = 0; i < harts_.size(); i++) per_[i]->engine->invalidate(*harts_[i], page, page + Bus::kPage);
 }
 
-void VirtMachine::guest_exit(uint64_t code) {
-  // An exit status keeps 8 bits: a failure code such as 256 must not come out as success.
-  if (code > 255) diag_print("brisk: the guest exited with code {}, reported as exit status 255\n", code);
-  stop(static_cast<int>(std::min<uint64_t>(code, 255)));
-}
-
 void VirtMachine::stop(int code) {
   bool was = false;
   if (!stopped_.compare_exchange_strong(was, true)) return;
@@ -405,23 +392,10 @@ bool VirtMachine::wake_condition(const Hart& h) const {
 }
 
 bool VirtMachine::poll_htif() {
-  uint64_t v = 0;
-  if (!tohost_ || !mem_->phys_read(*tohost_, &v, 8) || v == 0) return false;
-  const uint64_t device = v >> 56, cmd = (v >> 48) & 0xff, payload = v & ((1ull << 48) - 1);
-  uint64_t zero = 0;
-  std::memcpy(bus_.ram_ptr(*tohost_, 8), &zero, 8);
-  if (device == 0 && cmd == 0 && (payload & 1)) {
-    guest_exit(payload >> 1);
-    return true;
-  }
-  if (device == 1 && cmd == 1) {
-    char c = static_cast<char>(payload);
-    (void)!write(STDOUT_FILENO, &c, 1);
-    return false;
-  }
-  diag_print("brisk: unsupported HTIF request {:#x} (device {}, command {})\n", v, device, cmd);
-  stop(1);
-  return true;
+  if (!htif_) return false;
+  const std::optional<int> code = htif_->poll();
+  if (code) stop(*code);
+  return code.has_value();
 }
 
 bool VirtMachine::on_budget(Hart& h) {
@@ -453,17 +427,9 @@ bool VirtMachine::on_budget(Hart& h) {
 bool VirtMachine::on_trap(Hart& h) {
   // An exception that repeats at the same pc without a retired instruction in between means the
   // guest has no working handler for it: report it instead of spinning.
-  HartThread& t = *per_[h.hartid];
-  if (h.instret == t.trap_instret) {
-    if (++t.trap_repeats >= 3) {
-      diag_print("brisk: hart {} is stuck taking {} at pc {:#x} (tval {:#x}); no working trap handler\n", h.hartid,
-                 cause::name(h.trap.cause), h.pc, h.trap.tval);
-      stop(1);
-      return false;
-    }
-  } else {
-    t.trap_instret = h.instret;
-    t.trap_repeats = 0;
+  if (per_[h.hartid]->traps.stuck(h)) {
+    stop(1);
+    return false;
   }
   csr::take_trap(h);
   return true;

@@ -29,6 +29,7 @@
 #include "runtime/host_clock.h"
 #include "runtime/mmu.h"
 #include "runtime/run_limits.h"
+#include "runtime/system_image.h"
 
 namespace brisk {
 
@@ -91,8 +92,6 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   void update_stimer(Hart& h, uint64_t now);
   bool wake_condition(const Hart& h) const;
   void stop(int code);
-  // The guest's own exit code (HTIF, the test finisher), as brisk's exit status.
-  void guest_exit(uint64_t code);
   void idle();
   bool poll_htif();
   uint64_t retired() const;  // by all harts
@@ -107,8 +106,7 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
     std::mutex wake_mutex;  // a hart asleep in WFI waits on `wake` under it
     std::condition_variable wake;
     std::thread host;
-    uint64_t trap_instret = ~0ull;  // on_trap's stuck-handler detection
-    unsigned trap_repeats = 0;
+    TrapRepeats traps;  // on_trap's stuck-handler detection
   };
   void run_hart(Hart& h);
   // WFI with harts on host threads: sleeps until an interrupt is pending for h or the machine stops;
@@ -146,7 +144,7 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   std::set<uint32_t> address_spaces_;    // --record: the pids COMM records named
   std::vector<uint8_t> fdt_;
   uint64_t fdt_addr_ = 0;
-  std::optional<uint64_t> tohost_;  // HTIF, when a bare-metal ELF defines tohost
+  std::optional<Htif> htif_;  // when a bare-metal ELF defines tohost
   std::atomic<bool> stopped_{false};
   int exit_code_ = 0;
   uint64_t last_poll_ = 0;  // under the device lock

@@ -111,3 +111,19 @@ for bad in 0 -5 12x 99999999999999999999; do
 done
 expect_error "run: --timeout with --engine check" "need --engine jit or interp" \
     run --engine check --timeout 5 "$WORK/spin"
+
+# -M snitch (docs/snitch.md): its ELF checks and the options that are virt's.
+python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[24:32] = (0x10000000).to_bytes(8, "little"); open(sys.argv[2], "wb").write(d)' \
+    "$WORK/bare-spin" "$WORK/entry-tcdm"
+expect_error "snitch: no --kernel" "-M snitch needs --kernel PROG.elf" system -M snitch
+expect_error "snitch: p_memsz beyond memory" "outside the TCDM .* and DRAM" system -M snitch --kernel "$WORK/huge-memsz"
+expect_error "snitch: entry outside DRAM" "the entry point 0x10000000 is not in DRAM" system -M snitch --kernel "$WORK/entry-tcdm"
+expect_error "snitch: --smp" "-M snitch has 9 harts: --smp is virt's" system -M snitch --smp 2 --kernel "$WORK/bare-spin"
+expect_error "snitch: --engine=jit" "runs its harts in cycle order on the interpreter: --engine=jit" \
+    system -M snitch --engine=jit --kernel "$WORK/bare-spin"
+expect_error "snitch: -m 1001K" "at least 1 MiB of DRAM in whole 4 KiB pages \\(-m 1025024 bytes\\)" \
+    system -M snitch -m 1001K --kernel "$WORK/bare-spin"
+expect_error "snitch: -m 2G" "at most 2047 MiB of DRAM, up to the CLINT \\(-m 2048 MiB\\)" \
+    system -M snitch -m 2G --kernel "$WORK/bare-spin"
+expect_error "snitch: --bios" "--bios, --initrd, --append and --dumpdtb are virt's" \
+    system -M snitch --bios none --kernel "$WORK/bare-spin"
