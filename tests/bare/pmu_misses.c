@@ -1,9 +1,9 @@
-/* branch-misses, exactly: a loop of a branch on a pseudo-random bit and the loop branch runs with
+/* branches and branch-misses, exactly: a loop of a branch on a pseudo-random bit and the loop branch runs with
  * mhpmevent3 counting branch misses, and the count must equal what a model of brisk's predictor
  * (csr/pmu.h, pmu::Gshare: 4096 two-bit counters indexed by pc[12:1] xor a 12-bit global history,
  * predicting taken from 2 up) computes here for the same branches. Nothing before the first loop
  * runs the predictor (no event counted, no CTR), so it starts from all counters 0; the second loop
- * starts where the first left it. */
+ * starts where the first left it. The loop's branches are counted too: two per round. */
 #include "bare.h"
 #include "check.h"
 #include "pmu.h"
@@ -59,9 +59,9 @@ static uint64_t model_branchy(uint64_t n, uint64_t seed) {
   return misses;
 }
 
-static uint64_t count_branchy(uint64_t n, uint64_t seed) {
+static uint64_t count_branchy(uint64_t event, uint64_t n, uint64_t seed) {
   csr_set(mcountinhibit, CTR_HPM(3));
-  csr_write(mhpmevent3, EV_BRANCH_MISSES);
+  csr_write(mhpmevent3, event);
   csr_write(mhpmcounter3, 0);
   branchy(CTR_HPM(3), n, seed);
   return csr_read(mhpmcounter3);
@@ -69,12 +69,13 @@ static uint64_t count_branchy(uint64_t n, uint64_t seed) {
 
 int main(void) {
   const uint64_t first = model_branchy(1000, 0x2545f4914f6cdd1dul);
-  CHECK(first, count_branchy(1000, 0x2545f4914f6cdd1dul));
+  CHECK(first, count_branchy(EV_BRANCH_MISSES, 1000, 0x2545f4914f6cdd1dul));
   /* A trained predictor: the same sequence again misses less, by the model's count. */
   const uint64_t again = model_branchy(1000, 0x2545f4914f6cdd1dul);
   CHECK(1, again < first);
-  CHECK(again, count_branchy(1000, 0x2545f4914f6cdd1dul));
+  CHECK(again, count_branchy(EV_BRANCH_MISSES, 1000, 0x2545f4914f6cdd1dul));
   const uint64_t other = model_branchy(3000, 0x9e3779b97f4a7c15ul);
-  CHECK(other, count_branchy(3000, 0x9e3779b97f4a7c15ul));
+  CHECK(other, count_branchy(EV_BRANCH_MISSES, 3000, 0x9e3779b97f4a7c15ul));
+  CHECK(2 * 1000, count_branchy(EV_BRANCHES, 1000, 0x2545f4914f6cdd1dul));
   return 0;
 }
