@@ -331,12 +331,12 @@ TEST_F(SnitchTest, LoadUseAndFpuLatencyStall) {
   EXPECT_EQ(cluster.cycle(1), t + snitch::exec_latency(Exec::FpComp64) + snitch::exec_latency(Exec::FpNonComp) + 1);
 }
 
-// Each of two harts warms its L0 with the code, meets the other at the barrier, then issues
-// kLoads back-to-back loads to `bank0` and `bank1`.
-std::vector<std::vector<Op>> two_harts_loading(unsigned bank0, unsigned bank1, int loads) {
-  std::vector<std::vector<Op>> p(2);
-  for (unsigned h = 0; h < 2; h++) {
-    const uint64_t addr = snitch::kTcdmBase + 8 * (h ? bank1 : bank0) + 256 * h;
+// Each hart warms its L0 with the code, meets the others at the barrier, then issues `loads`
+// back-to-back loads to its bank of `banks`.
+std::vector<std::vector<Op>> harts_loading(const std::vector<unsigned>& banks, int loads) {
+  std::vector<std::vector<Op>> p(banks.size());
+  for (unsigned h = 0; h < banks.size(); h++) {
+    const uint64_t addr = snitch::kTcdmBase + 8 * banks[h] + 256 * h;
     for (int i = 0; i < loads; i++) p[h].push_back({kDram + 4 * i, alu(0)});
     p[h].push_back({kDram + 4 * loads, alu(0), 0, true});
     for (int i = 0; i < loads; i++) p[h].push_back({kDram + 4 * i, load(5), addr});
@@ -346,12 +346,12 @@ std::vector<std::vector<Op>> two_harts_loading(unsigned bank0, unsigned bank1, i
 
 constexpr int kLoads = 8;
 
-// TCDM_ACCESSED and TCDM_CONGESTED after two_harts_loading(bank0, bank1, kLoads).
+// TCDM_ACCESSED and TCDM_CONGESTED after harts_loading({bank0, bank1}, kLoads).
 std::pair<uint64_t, uint64_t> tcdm_counts(snitch::Memory& memory, unsigned bank0, unsigned bank1) {
   Cluster two(2, memory);
   two.counters().set_select(0, sel(Metric::TCDM_ACCESSED, 0));
   two.counters().set_select(1, sel(Metric::TCDM_CONGESTED, 0));
-  run(two, two_harts_loading(bank0, bank1, kLoads));
+  run(two, harts_loading({bank0, bank1}, kLoads));
   return {two.counters().value(0), two.counters().value(1)};
 }
 
@@ -361,6 +361,16 @@ TEST_F(SnitchTest, SameBankConflictsAreExact) {
   EXPECT_EQ(tcdm_counts(memory, 3, 3), std::make_pair(2 * kLoads + kCongested, kCongested));
   // Bank = address bits 7:3: 256 bytes apart is the same bank again.
   EXPECT_EQ(tcdm_counts(memory, 3, 3 + 32), std::make_pair(2 * kLoads + kCongested, kCongested));
+}
+
+TEST_F(SnitchTest, AThirdRequestWaitsTwoCycles) {
+  // One load each from three harts in the same cycle to one bank: stalled 0, 1 and 2 cycles.
+  Cluster three(3, memory);
+  three.counters().set_select(0, sel(Metric::TCDM_ACCESSED, 0));
+  three.counters().set_select(1, sel(Metric::TCDM_CONGESTED, 0));
+  run(three, harts_loading({7, 7, 7}, 1));
+  EXPECT_EQ(three.counters().value(0), 1u + 2 + 3);
+  EXPECT_EQ(three.counters().value(1), 0u + 1 + 2);
 }
 
 TEST_F(SnitchTest, DifferentBanksDoNotConflict) {
