@@ -23,6 +23,7 @@ struct PlanConfig {
   uint32_t count_events = 0;    // pmu::active_events (bit e: pmu::Event e)
   uint32_t record_mask = 0;     // ctr::record_mask: the transfer types CTR records
   uint8_t ialign_mask = 1;      // Hart::ialign_mask
+  bool rv32 = false;            // Hart::rv32: pcs wrap at 2^32, registers are sign-extended from bit 31
 };
 
 // How one control transfer changes the CTR buffer (csr/ctr.cpp, ctr::record).

@@ -18,7 +18,7 @@ inline uint64_t sext(T v) {
 // AMOs must be naturally aligned; a misaligned one raises store/AMO address-misaligned.
 template <typename T, typename F>
 inline Status amo(Hart& h, const Insn& i, F op) {
-  uint64_t va = h.x[i.rs1];
+  const uint64_t va = xlen_addr(h, h.x[i.rs1]);
   if (va & (sizeof(T) - 1)) return h.raise(cause::kStoreAmoAddressMisaligned, va);
   auto* p = static_cast<T*>(mem_amo(h, va, sizeof(T)));
   if (!p) return Status::Trap;
@@ -33,7 +33,7 @@ inline Status amo(Hart& h, const Insn& i, F op) {
 
 template <typename T>
 inline Status lr(Hart& h, const Insn& i) {
-  uint64_t va = h.x[i.rs1];
+  const uint64_t va = xlen_addr(h, h.x[i.rs1]);
   if (va & (sizeof(T) - 1)) return h.raise(cause::kLoadAddressMisaligned, va);
   T v;
   if (!mem_load(h, va, v)) return Status::Trap;
@@ -46,7 +46,7 @@ inline Status lr(Hart& h, const Insn& i) {
 // SC succeeds only on the address LR reserved; either way the reservation is gone afterwards.
 template <typename T>
 inline Status sc(Hart& h, const Insn& i) {
-  uint64_t va = h.x[i.rs1];
+  const uint64_t va = xlen_addr(h, h.x[i.rs1]);
   if (va & (sizeof(T) - 1)) return h.raise(cause::kStoreAmoAddressMisaligned, va);
   if (h.reservation != va) {
     h.reservation = ~0ull;
