@@ -1,11 +1,12 @@
 /* RV32's privileged differences: misa.MXL = 1, mstatus with SD in bit 31 and mstatush, the high
  * halves of the 64-bit counters and registers (cycleh, mcycleh, minstreth, hpmcounterNh,
- * mhpmeventNh, menvcfgh, mstateen0h, stimecmph, medelegh), the odd pmpcfg registers, and the
- * interrupt bit of mcause in bit 31. */
+ * mhpmeventNh, menvcfgh, mstateen0h, stimecmph, medelegh, Smcdeleg's sireg4), the odd pmpcfg
+ * registers, and the interrupt bit of mcause in bit 31. */
 #include "../check.h"
 #include "rv32.h"
 
 #define MENVCFGH_STCE (1u << 31) /* menvcfg bit 63 */
+#define MENVCFGH_CDE (1u << 28)  /* menvcfg bit 60 (Smcdeleg) */
 #define MSTATEEN0H_SE0 (1u << 31) /* mstateen0 bit 63 */
 #define MHPMEVENTH_OF (1u << 31) /* mhpmevent bit 63 (Sscofpmf) */
 
@@ -57,6 +58,21 @@ int main(void) {
   CHECK(MHPMEVENTH_OF, csr_read(mhpmevent3h) & MHPMEVENTH_OF);
   csr_write(mhpmevent3h, 0);
   CHECK(0, csr_read(mhpmevent3h));
+
+  /* Smcdeleg: sireg4 is the high half of a delegated counter, sireg its low half */
+  csr_write(menvcfgh, MENVCFGH_CDE);
+  csr_write(mcounteren, 1u << 3);
+  csr_write(0x150, 0x43); /* siselect: hpmcounter3 */
+  CHECK(0x5a5a5a5au, csr_read(0x151));
+  CHECK(0xa5a5a5a5u, csr_read(0x155));
+  csr_write(0x155, 0x1234u);
+  CHECK(0x1234u, csr_read(mhpmcounter3h));
+  CHECK(0x5a5a5a5au, csr_read(mhpmcounter3));
+  csr_write(0x151, 7);
+  CHECK(0x1234u, csr_read(mhpmcounter3h));
+  CHECK(7, csr_read(mhpmcounter3));
+  csr_write(mcounteren, 0);
+  csr_write(menvcfgh, 0);
 
   /* menvcfgh.STCE, mstateen0h.SE0, stimecmph */
   csr_write(menvcfgh, MENVCFGH_STCE);
