@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "csr_ops.h"
 #include "frame.h"
 
 #define PRIV_U 0
@@ -84,15 +85,6 @@
 /* Nothing answers here on either machine: between the boot ROM and the test finisher. */
 #define UNMAPPED_PA 0x80000ul
 
-#define csr_read(c)                                            \
-  ({                                                           \
-    uint64_t v_;                                               \
-    __asm__ volatile("csrr %0, " #c : "=r"(v_)::"memory");     \
-    v_;                                                        \
-  })
-#define csr_write(c, v) __asm__ volatile("csrw " #c ", %0" ::"rK"((uint64_t)(v)) : "memory")
-#define csr_set(c, v) __asm__ volatile("csrs " #c ", %0" ::"rK"((uint64_t)(v)) : "memory")
-#define csr_clear(c, v) __asm__ volatile("csrc " #c ", %0" ::"rK"((uint64_t)(v)) : "memory")
 
 static inline void mmio_write32(uint64_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
 static inline uint32_t mmio_read32(uint64_t a) { return *(volatile uint32_t *)a; }

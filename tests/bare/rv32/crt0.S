@@ -37,6 +37,15 @@ park:
     j park
     .option pop
 
+/* The caller-saved registers but t0, which trap_entry saves first, 4 bytes each from 4(sp). */
+.macro CALLER_SAVED op
+    .set off, 4
+    .irp r, ra, t1, t2, a0, a1, a2, a3, a4, a5, a6, a7, t3, t4, t5, t6
+    \op \r, off(sp)
+    .set off, off + 4
+    .endr
+.endm
+
     .balign 4
 trap_entry:
     csrrw sp, mscratch, sp
@@ -45,27 +54,9 @@ trap_entry:
     csrr t0, mcause
     addi t0, t0, -CAUSE_ECALL_S
     beqz t0, s_returned
-    sw ra, 4(sp)
-    sw t1, 8(sp)
-    sw t2, 12(sp)
-    .irp n, 0,1,2,3,4,5,6,7
-    sw a\n, (16 + 4*\n)(sp)
-    .endr
-    sw t3, 48(sp)
-    sw t4, 52(sp)
-    sw t5, 56(sp)
-    sw t6, 60(sp)
+    CALLER_SAVED sw
     call rv32_trap
-    lw ra, 4(sp)
-    lw t1, 8(sp)
-    lw t2, 12(sp)
-    .irp n, 0,1,2,3,4,5,6,7
-    lw a\n, (16 + 4*\n)(sp)
-    .endr
-    lw t3, 48(sp)
-    lw t4, 52(sp)
-    lw t5, 56(sp)
-    lw t6, 60(sp)
+    CALLER_SAVED lw
     lw t0, 0(sp)
     addi sp, sp, 64
     csrrw sp, mscratch, sp

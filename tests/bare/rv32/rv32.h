@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "../csr_ops.h"
+
 #define CAUSE_INTERRUPT 0x80000000u /* bit XLEN-1 */
 #define CAUSE_ILLEGAL 2
 #define CAUSE_LOAD_ACCESS 5
@@ -26,16 +28,6 @@
 
 #define CLINT_MSIP0 0x2000000u
 #define RAM_BASE 0x80000000u
-
-#define csr_read(c)                                        \
-  ({                                                       \
-    uint32_t v_;                                           \
-    __asm__ volatile("csrr %0, " #c : "=r"(v_)::"memory"); \
-    v_;                                                    \
-  })
-#define csr_write(c, v) __asm__ volatile("csrw " #c ", %0" ::"rK"((uint32_t)(v)) : "memory")
-#define csr_set(c, v) __asm__ volatile("csrs " #c ", %0" ::"rK"((uint32_t)(v)) : "memory")
-#define csr_clear(c, v) __asm__ volatile("csrc " #c ", %0" ::"rK"((uint32_t)(v)) : "memory")
 
 static inline void mmio_write32(uint32_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
 
