@@ -4,34 +4,15 @@
  * registers saved, then mret to the mepc it leaves. An ecall from S (cause 9) is run_in_s's
  * return instead: it resumes run_in_s's caller in M with the S function's a0.
  */
+#include "../start.h"
+
 #define CAUSE_ECALL_S 9
 #define STACK_SIZE 8192
 
-    .section .text.init, "ax"
-    .globl _start
-_start:
-    .option push
-    .option norelax
-    /* Hart 0 runs the test; any other parks. */
-    bnez a0, park
-    la sp, main_stack_top
-    la t0, trap_stack_top
-    csrw mscratch, t0
+    BARE_START trap_stack_top
     la t0, trap_entry
     csrw mtvec, t0
-    /* QEMU enforces PMP: one NAPOT entry lets S touch everything. */
-    li t0, -1
-    csrw pmpaddr0, t0
-    li t0, 0x1f
-    csrw pmpcfg0, t0
-    la t0, _bss_start
-    la t1, _bss_end
-1:  bgeu t0, t1, 2f
-    sw zero, 0(t0)
-    addi t0, t0, 4
-    j 1b
-2:  call main
-    call bare_exit
+    PMP_OPEN_BSS_CLEAR_MAIN
 park:
     wfi
     j park
@@ -43,6 +24,16 @@ park:
     .irp r, ra, t1, t2, a0, a1, a2, a3, a4, a5, a6, a7, t3, t4, t5, t6
     \op \r, off(sp)
     .set off, off + 4
+    .endr
+.endm
+
+/* What run_in_s's caller keeps: ra, sp and s0-s11, in run_ctx. */
+.macro RUN_CTX op
+    la t0, run_ctx
+    \op ra, 0(t0)
+    \op sp, 4(t0)
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11
+    \op s\n, (8 + 4*\n)(t0)
     .endr
 .endm
 
@@ -64,24 +55,14 @@ trap_entry:
 s_returned:
     addi sp, sp, 64
     csrrw sp, mscratch, sp
-    la t0, run_ctx
-    lw ra, 0(t0)
-    lw sp, 4(t0)
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11
-    lw s\n, (8 + 4*\n)(t0)
-    .endr
+    RUN_CTX lw
     ret
 
 /* uint32_t run_in_s(uint32_t (*fn)(void)): calls fn in S-mode (entered by mret) on the same stack;
  * fn's closing ecall brings its result back. */
     .globl run_in_s
 run_in_s:
-    la t0, run_ctx
-    sw ra, 0(t0)
-    sw sp, 4(t0)
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11
-    sw s\n, (8 + 4*\n)(t0)
-    .endr
+    RUN_CTX sw
     li t1, 3 << 11
     csrc mstatus, t1
     li t1, 1 << 11
@@ -104,10 +85,4 @@ main_stack_top:
     .skip STACK_SIZE
 trap_stack_top:
 
-    .section .tohost, "aw", @progbits
-    .balign 64
-    .globl tohost
-tohost: .dword 0
-    .balign 64
-    .globl fromhost
-fromhost: .dword 0
+    TOHOST_MAILBOX
