@@ -133,7 +133,8 @@ void define_machine(Table& t) {
                     }};
   t[CSR_MIE] = {[](Hart& h, uint16_t) { return h.csr.mie; },
                 [](Hart& h, uint16_t, uint64_t v) {
-                  h.csr.mie = v & (S_INTERRUPTS | MIP_MSIP | MIP_MTIP | MIP_MEIP);
+                  const uint64_t cluster = h.csr.isa.snitch_cluster ? MIP_MCIP : 0;
+                  h.csr.mie = v & (S_INTERRUPTS | MIP_MSIP | MIP_MTIP | MIP_MEIP | cluster);
                   interrupts_changed(h);
                 }};
   t[CSR_MIP] = {[](Hart& h, uint16_t) { return h.csr.mip_effective(); },
@@ -172,9 +173,6 @@ void define_machine(Table& t) {
     t[n] = {[](Hart& h, uint16_t n) { return h.csr.pmpaddr[n - CSR_PMPADDR0]; },
             [](Hart& h, uint16_t n, uint64_t v) { h.csr.pmpaddr[n - CSR_PMPADDR0] = v & ((1ull << 54) - 1); }};
   t[CSR_MSECCFG] = {zero, [](Hart&, uint16_t, uint64_t) {}};
-  // No Sdtrig triggers: tselect reads 0 and tdata1 reads 0 (type 0, no trigger), as OpenSBI expects.
-  t[CSR_TSELECT] = {zero, [](Hart&, uint16_t, uint64_t) {}};
-  t[CSR_TDATA1] = {zero, [](Hart&, uint16_t, uint64_t) {}};
 }
 
 void define_supervisor(Table& t) {
@@ -246,6 +244,8 @@ Table build() {
   define_indirect(t);
   define_cdeleg(t);
   define_ctr(t);
+  define_triggers(t);
+  define_snitch(t);
   return t;
 }
 
@@ -324,8 +324,10 @@ void reset(Hart& h) {
   h.csr.stimecmp = ~0ull;
   for (unsigned n = 0; n < 4; n++) h.csr.mstateen[n] = h.csr.sstateen[n] = h.csr.hstateen[n] = 0;
   h.csr.miselect = h.csr.siselect = 0;
+  h.csr.ssr = h.csr.fpmode = 0;
   h.csr.pmu = pmu::State{};
   ctr::reset(h);
+  trigger::reset(h);
   h.reservation = ~0ull;
 }
 

@@ -7,6 +7,7 @@
 #include "csr/ctr.h"
 #include "csr/extensions.h"
 #include "csr/pmu.h"
+#include "csr/trigger.h"
 #include "devices/device.h"
 
 namespace brisk {
@@ -40,6 +41,8 @@ struct State {
   // H's hstateen0-3: no CSRs until brisk has H, but the V=1 rules of stateen_check read them.
   uint64_t hstateen[4] = {};
   uint64_t miselect = 0, siselect = 0;          // Smcsrind/Sscsrind
+  trigger::State triggers;                      // Sdtrig
+  uint64_t ssr = 0, fpmode = 0;                 // the Snitch cluster's CSRs (csr/snitch.cpp)
   ctr::State ctr;                               // Smctr/Ssctr (large: keep it last)
 
   uint64_t mip_effective() const { return mip | mip_hw; }

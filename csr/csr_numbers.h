@@ -110,8 +110,16 @@ constexpr uint16_t CSR_MHPMCOUNTER31H = 0xB9F;
 constexpr uint16_t CSR_MCYCLECFGH = 0x721;
 constexpr uint16_t CSR_MHPMEVENT31H = 0x73F;
 
-// Debug/trace trigger CSRs (Sdtrig): tselect reads as "no triggers".
+// Debug/trace trigger CSRs (Sdtrig, csr/trigger.cpp).
 constexpr uint16_t CSR_TSELECT = 0x7A0;
 constexpr uint16_t CSR_TDATA1 = 0x7A1;
+constexpr uint16_t CSR_TDATA2 = 0x7A2;
+constexpr uint16_t CSR_TDATA3 = 0x7A3;
+constexpr uint16_t CSR_TINFO = 0x7A4;
+
+// The Snitch cluster's custom CSRs (csr/snitch.cpp), on the -M snitch machine's harts only.
+constexpr uint16_t CSR_SSR = 0x7C0;      // SSR enable, bit 0
+constexpr uint16_t CSR_FPMODE = 0x7C1;
+constexpr uint16_t CSR_BARRIER = 0x7C2;  // any access waits for every hart of the cluster
 
 }  // namespace brisk::csr

@@ -117,6 +117,11 @@ uint32_t SiteTable::intern(const Site& s) {
   return it->second;
 }
 
+void SiteTable::clear() {
+  sites_.resize(1);
+  index_.clear();
+}
+
 void sync_ring(Hart& h) {
   Ring& r = h.ctr_ring;
   constexpr uint64_t wrap = Ring::kSlots - 1;

@@ -144,14 +144,16 @@ struct Site {
   auto key() const { return std::tuple(source, target, type, indirect, shares_instret, instret_offset); }
 };
 
-// The sites of a code cache, each once, append-only and numbered in order from 1: a code-cache flush
-// leaves them in place, as records of any hart that ran the cache may still name them until
-// sync_ring.
+// The sites of a code cache, each once, numbered in order from 1. Invalidated code leaves them in
+// place, as records of any hart that ran it may still name them until sync_ring; the owner clears
+// the table when no code and no unsynced record can name a site.
 class SiteTable {
  public:
   // Numbers fit a Ring site word, which translated code builds with a signed 32-bit displacement.
   static constexpr uint32_t kMaxSites = (1u << 29) - 1;
   uint32_t intern(const Site& s);
+  void clear();
+  size_t size() const { return sites_.size() - 1; }
   const Site& operator[](uint32_t n) const { return sites_[n]; }
 
  private:

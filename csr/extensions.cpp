@@ -66,6 +66,10 @@ void IsaConfig::apply(const std::string& spec) {
       in_depths = true;
       continue;
     }
+    if (name.rfind("ete-", 0) == 0) {
+      if (!ete.apply(std::string_view(name).substr(4), value)) throw Error("--cpu: unknown ETE size '{}'", name);
+      continue;
+    }
     bool enable;
     if (value == "on" || value == "true") enable = true;
     else if (value == "off" || value == "false") enable = false;

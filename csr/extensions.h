@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "devices/ete_sizes.h"
+
 namespace brisk {
 
 // EXT(id, "name as in riscv,isa-extensions")
@@ -28,6 +30,7 @@ namespace brisk {
   EXT(Zba, "zba")                         \
   EXT(Zbb, "zbb")                         \
   EXT(Zbs, "zbs")                         \
+  EXT(Sdtrig, "sdtrig")                   \
   EXT(Smcdeleg, "smcdeleg")               \
   EXT(Smcntrpmf, "smcntrpmf")             \
   EXT(Smcsrind, "smcsrind")               \
@@ -55,6 +58,10 @@ struct IsaConfig {
   uint8_t ctr_depths = 0x1f;
   // XLEN, 32 or 64: misa.MXL, fixed at start-up (docs/architecture.md, "XLEN").
   unsigned xlen = 64;
+  // The harts' ETE trace units (devices/ete.h): `ete-rspairs=N` and the other ete-* sizes.
+  ete::Sizes ete;
+  // The Snitch cluster's custom CSRs (csr/snitch.cpp) and mie's MCIP: the -M snitch machine's harts.
+  bool snitch_cluster = false;
 
   IsaConfig() { on.set(); }  // everything brisk implements
   bool has(Ext e) const { return on.test(static_cast<size_t>(e)); }

@@ -41,6 +41,9 @@ constexpr unsigned IRQ_M_TIMER = 7;
 constexpr unsigned IRQ_S_EXT = 9;
 constexpr unsigned IRQ_M_EXT = 11;
 constexpr unsigned IRQ_LCOF = 13;
+// The Snitch cluster-local interrupt (CL_CLINT_SET/CLEAR, devices/snitch_periph.h): a platform
+// interrupt, mie-writable only on the -M snitch machine's harts.
+constexpr unsigned IRQ_M_CLUSTER = 19;
 constexpr uint64_t MIP_SSIP = 1ull << IRQ_S_SOFT;
 constexpr uint64_t MIP_MSIP = 1ull << IRQ_M_SOFT;
 constexpr uint64_t MIP_STIP = 1ull << IRQ_S_TIMER;
@@ -48,6 +51,7 @@ constexpr uint64_t MIP_MTIP = 1ull << IRQ_M_TIMER;
 constexpr uint64_t MIP_SEIP = 1ull << IRQ_S_EXT;
 constexpr uint64_t MIP_MEIP = 1ull << IRQ_M_EXT;
 constexpr uint64_t MIP_LCOFIP = 1ull << IRQ_LCOF;
+constexpr uint64_t MIP_MCIP = 1ull << IRQ_M_CLUSTER;
 // Supervisor-level interrupts: the ones mideleg may delegate.
 constexpr uint64_t S_INTERRUPTS = MIP_SSIP | MIP_STIP | MIP_SEIP | MIP_LCOFIP;
 

@@ -31,6 +31,8 @@ void define_stateen(Table& t);   // csr/stateen.cpp: Smstateen/Ssstateen
 void define_indirect(Table& t);  // csr/indirect.cpp: Smcsrind/Sscsrind
 void define_cdeleg(Table& t);    // csr/cdeleg.cpp: Smcdeleg/Ssccfg, and Sscofpmf's scountovf
 void define_ctr(Table& t);       // csr/ctr.cpp: Smctr/Ssctr
+void define_triggers(Table& t);  // csr/trigger.cpp: Sdtrig
+void define_snitch(Table& t);    // csr/snitch.cpp: the Snitch cluster's SSR, fpmode and barrier
 
 // The hart's V bit. Always 0 until brisk implements H; access rules that differ for VS/VU take it as
 // their `virt` argument.

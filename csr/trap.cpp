@@ -8,8 +8,9 @@ namespace brisk::csr {
 
 namespace {
 
-// Priority order for simultaneous interrupts: MEI, MSI, MTI, SEI, SSI, STI, LCOFI.
-constexpr unsigned kPriority[] = {IRQ_M_EXT, IRQ_M_SOFT, IRQ_M_TIMER, IRQ_S_EXT, IRQ_S_SOFT, IRQ_S_TIMER, IRQ_LCOF};
+// Priority order for simultaneous interrupts: the platform's (Snitch's cluster-local one) above the
+// standard ones, as AIA's default order puts 16-23, then MEI, MSI, MTI, SEI, SSI, STI, LCOFI.
+constexpr unsigned kPriority[] = {IRQ_M_CLUSTER, IRQ_M_EXT, IRQ_M_SOFT, IRQ_M_TIMER, IRQ_S_EXT, IRQ_S_SOFT, IRQ_S_TIMER, IRQ_LCOF};
 
 uint64_t set_field(uint64_t reg, uint64_t mask, uint64_t value) {
   return (reg & ~mask) | ((value * (mask & -mask)) & mask);

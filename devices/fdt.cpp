@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "devices/clint.h"
+#include "devices/ete.h"
 #include "devices/device.h"
 #include "devices/plic.h"
 #include "devices/sifive_test.h"
@@ -163,6 +164,17 @@ void write_soc(FdtWriter& w, const MachineDesc& d) {
   w.u32("interrupts", d.uart.irq);
   w.u32("interrupt-parent", plic_phandle(d));
   w.end();
+
+  // Each trace unit names its hart, as Arm's ETE binding (arm,embedded-trace-extension) does; its
+  // registers are the memory-mapped external debug interface.
+  for (unsigned h = 0; d.ete_base && h < d.num_harts; h++) {
+    const uint64_t base = d.ete_base + h * ete::kWindowSize;
+    w.begin(node_name("ete", base));
+    w.str("compatible", "arm,embedded-trace-extension");
+    w.reg(base, ete::kWindowSize);
+    w.u32("cpu", cpu_phandle(h));
+    w.end();
+  }
 
   w.begin(node_name("test", d.test_base));
   w.u32("phandle", test_phandle(d));

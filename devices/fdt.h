@@ -53,6 +53,8 @@ struct MachineDesc {
     uint32_t ndev = 95;  // sources 1..ndev
   } plic;
   uint64_t test_base = 0x100000;
+  // Hart h's ETE trace unit (devices/ete.h) at ete_base + h * 4 KiB; 0: none.
+  uint64_t ete_base = 0;
 
   struct {
     std::vector<PmuEventCounters> event_to_mhpmcounters;

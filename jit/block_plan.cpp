@@ -2,6 +2,7 @@
 
 #include "csr/ctr.h"
 #include "csr/pmu.h"
+#include "csr/trigger.h"
 #include "runtime/exec.h"
 #include "runtime/hart.h"
 
@@ -104,13 +105,25 @@ bool plan_block(Hart& h, const PlanConfig& cfg, BlockPlan& out) {
     const bool ok = fetch_insn(h, raw);
     h.pc = saved;
     if (!ok) {
-      if (out.insns.empty()) return false;  // the exec loop raises the fetch fault
-      break;                                // the next block will
+      if (out.insns.empty()) {  // the exec loop raises the fetch fault, or a trigger's breakpoint
+        if (cfg.exec_triggers) trigger::fire_execute(h, 0);
+        return false;
+      }
+      break;  // the next block will
     }
     Insn i = decode(raw, h.csr.isa);
     if (cfg.fp_off && (i.flags() & kFp)) i = i.as_illegal();  // mstatus.FS = Off: illegal-instruction
     // An instruction straddling the page end belongs to the next block, unless it is the first.
     if (pc + i.len > page_end && !out.insns.empty()) break;
+    // An instruction an execute trigger fires on never runs in a block: the block before it ends
+    // there, and the one it would start raises the breakpoint as the exec loop asks for it.
+    if (cfg.exec_triggers && trigger::fires_on_execute(h, pc, i.len)) {
+      if (out.insns.empty()) {
+        trigger::fire_execute(h, i.len);
+        return false;
+      }
+      break;
+    }
     out.insns.push_back({.insn = i, .pc = pc});
     pc += i.len;
     // Conditional branches do not end a block: their taken side is a side exit.

@@ -24,6 +24,10 @@ struct PlanConfig {
   uint32_t record_mask = 0;     // ctr::record_mask: the transfer types CTR records
   uint8_t ialign_mask = 1;      // Hart::ialign_mask
   bool rv32 = false;            // Hart::rv32: pcs wrap at 2^32, registers are sign-extended from bit 31
+  // Sdtrig (csr/trigger.h): an execute trigger may fire in this mode, so the plan asks at which
+  // instructions; a load or store trigger may, so memory accesses run their semantics, which check.
+  bool exec_triggers = false;
+  bool mem_triggers = false;
 };
 
 // How one control transfer changes the CTR buffer (csr/ctr.cpp, ctr::record).
@@ -70,8 +74,9 @@ struct BlockPlan {
 };
 
 // Decodes the block at h.pc: up to cfg.max_insns instructions, within one guest page, to the first
-// one that must end a block (a conditional branch does not: its taken side is a side exit). Returns
-// false, with h.trap raised, when its first instruction cannot be fetched.
+// one that must end a block (a conditional branch does not: its taken side is a side exit), and
+// before one an execute trigger fires on. Returns false, with h.trap raised, when its first
+// instruction cannot be fetched or an execute trigger fires on it.
 bool plan_block(Hart& h, const PlanConfig& cfg, BlockPlan& out);
 
 }  // namespace brisk::jit

@@ -217,6 +217,8 @@ std::string compare_ctr(const ctr::State& a, const ctr::State& b) {
 std::string compare_csr(csr::State& r, const csr::State& jit) {
   r.clock = jit.clock;
   r.mip_hw = jit.mip_hw;
+  r.triggers.observer = jit.triggers.observer;
+  r.triggers.exec_epoch = jit.triggers.exec_epoch;  // a number each run of a tdata write takes
   for (unsigned m = 0; m < pmu::kModes; m++)
     for (unsigned e : {pmu::kTlbMisses, pmu::kPageWalks}) r.pmu.events[m][e] = jit.pmu.events[m][e];
   if (std::memcmp(&r, &jit, sizeof r) == 0) return {};
@@ -243,6 +245,10 @@ std::string compare_csr(csr::State& r, const csr::State& jit) {
       {"stimecmp", &csr::State::stimecmp}};
   for (auto [name, field] : named)
     if (r.*field != jit.*field) return fmt::format("{}: interpreter {:#x}, jit {:#x}", name, r.*field, jit.*field);
+  for (unsigned n = 0; n < trigger::kCount; n++)
+    if (r.triggers.t[n].tdata1 != jit.triggers.t[n].tdata1)
+      return fmt::format("tdata1 of trigger {}: interpreter {:#x}, jit {:#x}", n, r.triggers.t[n].tdata1,
+                         jit.triggers.t[n].tdata1);
   const auto* p = reinterpret_cast<const uint8_t*>(&r);
   const auto* q = reinterpret_cast<const uint8_t*>(&jit);
   return fmt::format("CSR state at byte {} of csr::State", std::mismatch(p, p + sizeof r, q).first - p);
@@ -419,6 +425,7 @@ void CheckEngine::begin(const Hart& h) {
   ref_.env = mem_.get();
   ref_.mem_limit = 0;  // every access through mem_
   ref_.code_written = false;
+  ref_.csr.triggers.observer = {};  // the real hart reports its triggers' firings
   flat_limit_ = h.mem_limit;
   code_changed_ = false;
   boundaries_.clear();
@@ -482,11 +489,11 @@ uint32_t CheckEngine::check(Hart& h) {
   unsigned next = 0;
   while (!stops && !code_changed_) {
     const uint64_t pc = ref_.pc;
+    save();  // first: planning may fire an execute trigger on ref_, setting its hit bits (csr/trigger.h)
     ref_.mem_limit = flat_limit_;  // the block's translation key is the real hart's
     b = jit_.block(ref_);
     ref_.mem_limit = 0;
-    if (!b) {  // the fetch faults: translated code stops with that trap (JitEngine::enter)
-      save();
+    if (!b) {  // the fetch faults, or a trigger fires: translated code stops with that trap (JitEngine::enter)
       mark(pc, Status::Trap);
       stops = true;
       break;
@@ -496,7 +503,6 @@ uint32_t CheckEngine::check(Hart& h) {
       next = len;
       break;
     }
-    save();
     const uint64_t entry = ref_.instret;
     st = interpret(*b, len);
     if (mem_->at_device()) {

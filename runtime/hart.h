@@ -150,8 +150,17 @@ inline uint64_t xlen_value(const Hart& h, uint64_t v) {
 inline void copy_state(Hart& to, const Hart& from) { std::memcpy(static_cast<void*>(&to), &from, offsetof(Hart, tlb)); }
 
 // --- guest memory access, one inline fast path (docs/architecture.md, "Where each concern lives") ---
+// Sdtrig's load and store triggers (csr/trigger.h), before anything else the access checks: false
+// after raising their breakpoint. mem_amo's callers ask themselves: an AMO is a load and a store,
+// SC only a store, and a cache-block operation a store to the whole block.
+inline bool access_triggers(Hart& h, uint64_t va, unsigned size, uint8_t access) {
+  return !h.csr.triggers.memory || trigger::check_access(h, va, size, access);
+}
+
 template <typename T>
 inline bool mem_load(Hart& h, uint64_t va, T& out) {
+  if (!access_triggers(h, va, sizeof(T), trigger::kLoad)) [[unlikely]]
+    return false;
   if (va < h.mem_limit) [[likely]] {
     std::memcpy(&out, h.mem_base + va, sizeof(T));
     return true;
@@ -161,6 +170,8 @@ inline bool mem_load(Hart& h, uint64_t va, T& out) {
 
 template <typename T>
 inline bool mem_store(Hart& h, uint64_t va, T value) {
+  if (!access_triggers(h, va, sizeof(T), trigger::kStore)) [[unlikely]]
+    return false;
   if (va < h.mem_limit) [[likely]] {
     std::memcpy(h.mem_base + va, &value, sizeof(T));
     return true;

@@ -53,20 +53,30 @@ void instrument_retired(Hart& h, const Insn& in, uint64_t pc, bool taken) {
 
 }  // namespace
 
-Status Interpreter::step(Hart& h) {
-  GuestCode guest;
+const Insn* Interpreter::fetch(Hart& h) {
   Entry& e = cache_[(h.pc >> 1) & (cache_.size() - 1)];
   if (e.pc != h.pc || !same_bytes(h, e.insn.raw)) {
     uint32_t raw;
-    if (!fetch_insn(h, raw)) return Status::Trap;
+    if (!fetch_insn(h, raw)) {
+      trigger::fire_execute(h, 0);  // an execute trigger of any size takes priority over the fault
+      return nullptr;
+    }
     e.pc = h.pc;
     e.insn = decode(raw, h.csr.isa);
   }
-  return execute(h, e.insn);
+  return &e.insn;
+}
+
+Status Interpreter::step(Hart& h) {
+  GuestCode guest;
+  const Insn* in = fetch(h);
+  return in ? execute(h, *in) : Status::Trap;
 }
 
 Status Interpreter::execute(Hart& h, const Insn& in) {
   const uint64_t pc = h.pc;
+  if (h.csr.triggers.exec && trigger::fire_execute(h, in.len)) [[unlikely]]
+    return Status::Trap;  // before the instruction, and before any exception it raises
   if ((in.flags() & kFp) && (h.csr.mstatus & csr::MSTATUS_FS) == 0) [[unlikely]]
     return h.illegal(in);  // F/D instructions trap while mstatus.FS is Off
   Status st = kSemantics[static_cast<unsigned>(in.op)](h, in);

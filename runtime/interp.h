@@ -14,6 +14,9 @@ class Interpreter : public Engine {
   // Executes the instruction at h.pc: on completion advances pc and instret; on Status::Trap leaves
   // both, with h.trap set.
   Status step(Hart& h);
+  // The instruction at h.pc, fetched and decoded (through the decode cache) for execute(); nullptr
+  // after raising the fetch fault.
+  const Insn* fetch(Hart& h);
   // Executes `in`, the instruction at h.pc already fetched and decoded, as step() does.
   Status execute(Hart& h, const Insn& in);
 

@@ -14,6 +14,7 @@
 
 #include "csr/ctr.h"
 #include "csr/privileged.h"
+#include "csr/trigger.h"
 #include "runtime/diag.h"
 #include "runtime/fp.h"
 #include "runtime/hart.h"
@@ -23,10 +24,12 @@ namespace brisk {
 
 namespace {
 
-constexpr size_t kArenaSize = 256u << 20;
 constexpr uint64_t kPage = 4096;
 
 uint64_t page_of(uint64_t va) { return va & ~(kPage - 1); }
+
+// Where mode_key keeps trigger::translation_key.
+constexpr unsigned kTriggerKeyShift = 44;
 
 // ucontext register index of each asmjit general-purpose register id (rax=0 ... r15=15).
 constexpr int kGregOfId[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
@@ -43,7 +46,7 @@ bool fp_dirty_state(const Hart& h) { return (h.csr.mstatus & csr::MSTATUS_FS) ==
 }  // namespace
 
 JitEngine::JitEngine(const EngineOptions& opt)
-    : opt_(opt), arena_(kArenaSize), host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
+    : opt_(opt), arena_(size_t{opt.tb_size_mib} << 20), host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
   // One record mask of each x64::CtrRecording.
   for (uint32_t mask : {0u, 1u << unsigned(TransferType::DirectCall), ctr::kRasEmu})
     tramp_[static_cast<unsigned>(x64::ctr_recording(mask))] = x64::emit_trampolines(arena_, host_regs(mask));
@@ -52,8 +55,11 @@ JitEngine::JitEngine(const EngineOptions& opt)
 }
 
 std::string JitEngine::summary() const {
-  return fmt::format("{} blocks translated ({} KiB of code), {} links, {} invalidated, {} code-cache flushes",
-                     stats_.blocks, (arena_.used() + 1023) / 1024, stats_.links, stats_.invalidated, stats_.flushes);
+  std::string s = fmt::format("{} blocks translated ({} KiB of code), {} links, {} invalidated, {} code-cache flushes",
+                               stats_.blocks, (arena_.used() + 1023) / 1024, stats_.links, stats_.invalidated,
+                               stats_.flushes);
+  if (ctr_sites_.size()) s += fmt::format(", {} CTR sites", ctr_sites_.size());
+  return s;
 }
 
 void JitEngine::after_fork() {
@@ -76,10 +82,12 @@ JitEngine::~JitEngine() {
 
 uint64_t JitEngine::mode_key(const Hart& h) const {
   static_assert(pmu::kEventCount <= 17, "the event mask fits in bits 10..26");
+  static_assert(ctr::kRasEmu < 1u << (kTriggerKeyShift - 27), "the record mask fits in bits 27..43");
   const uint64_t mmu = h.mem_limit ? 0u : static_cast<unsigned>(data_mmu_index(h));
   return static_cast<uint64_t>(h.priv) | uint64_t(h.ialign_mask) << 3 | uint64_t(fp_off(h)) << 5 | mmu << 6 |
          uint64_t(fp_dirty_state(h)) << 8 | uint64_t(h.frm == 0) << 9 |
-         uint64_t(pmu::active_events(h, static_cast<unsigned>(h.priv))) << 10 | uint64_t(ctr::record_mask(h)) << 27;
+         uint64_t(pmu::active_events(h, static_cast<unsigned>(h.priv))) << 10 | uint64_t(ctr::record_mask(h)) << 27 |
+         uint64_t(trigger::translation_key(h)) << kTriggerKeyShift;
 }
 
 jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const {
@@ -90,6 +98,9 @@ jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const 
   cfg.record_mask = ctr::record_mask(h);
   cfg.ialign_mask = h.ialign_mask;
   cfg.rv32 = h.rv32;
+  const uint32_t triggers = trigger::translation_key(h);
+  cfg.exec_triggers = triggers & trigger::kKeyExecute;
+  cfg.mem_triggers = triggers & trigger::kKeyMemory;
   return cfg;
 }
 
@@ -110,8 +121,17 @@ x64::TranslateConfig JitEngine::config(const Hart& h) {
 
 JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   uint64_t pa;
-  if (!h.env->fetch_address(h, h.pc, pa)) return nullptr;
+  if (!h.env->fetch_address(h, h.pc, pa)) {
+    trigger::fire_execute(h, 0);  // an execute trigger of any size takes priority over the fault
+    return nullptr;
+  }
   const Key key{h.pc, pa, mode_key(h), max_insns};
+  // Translations an execute trigger shaped are for one configuration (trigger::State::exec_epoch):
+  // another one drops them all.
+  if (key.mode & uint64_t(trigger::kKeyExecute) << kTriggerKeyShift && h.csr.triggers.exec_epoch != exec_epoch_) {
+    if (exec_epoch_) flush_all(h);
+    exec_epoch_ = h.csr.triggers.exec_epoch;
+  }
   Recent& r = recent_[x64::lookup_index(h.pc)];
   if (r.key == key) return r.block;
   if (auto it = blocks_.find(key); it != blocks_.end()) {
@@ -235,6 +255,11 @@ void JitEngine::flush_all(Hart& h) {
   all_.clear();
   for (auto& [key, table] : lookups_) table->fill({});
   arena_.reset_to(arena_start_);
+  // No code names a site now, and only h's ring records may (the others synced when their run
+  // ended): so the site table, which would otherwise grow with every new site a guest makes, starts
+  // again, bounded by what fits in the code cache.
+  ctr::sync_ring(h);
+  ctr_sites_.clear();
   stats_.flushes++;
   for (uint64_t page : pages) h.env->unwatch_code(page);
 }

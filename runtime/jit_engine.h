@@ -102,7 +102,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
     return tramp_[static_cast<unsigned>(x64::ctr_recording(record_mask))];
   }
   x64::HostRegs host_regs(uint32_t record_mask) const { return x64::host_regs(opt_.jit_regs, record_mask); }
-  // The sites of CTR ring records: they outlive code-cache flushes (ctr::SiteTable).
+  // The sites of CTR ring records, until a code-cache flush (flush_all).
   ctr::SiteTable ctr_sites_;
   uint8_t* arena_start_ = nullptr;  // first byte after the trampolines
   std::unordered_map<Key, Block*, KeyHash> blocks_;
@@ -116,6 +116,9 @@ class JitEngine final : public Engine, public HostFaultHooks {
   std::map<const uint8_t*, Block*> by_code_;
   std::deque<std::unique_ptr<Block>> all_;  // dropped blocks stay until the arena is reset
   std::map<std::pair<const Hart*, uint64_t>, std::unique_ptr<LookupTable>> lookups_;
+  // The execute-trigger configuration the blocks translated with an execute trigger armed were
+  // made for (trigger::State::exec_epoch; 0: none).
+  uint64_t exec_epoch_ = 0;
   Interpreter interp_;  // for the last few instructions before a deadline
   Stats stats_;
   FILE* perf_map_ = nullptr;

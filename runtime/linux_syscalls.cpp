@@ -686,9 +686,17 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
         for (unsigned c = 0; c < cpus_ && c / 8 < bytes; c++) any |= (cpus[c / 8] >> (c % 8)) & 1;
         if (!any) return -EINVAL;
       }
-      for (uint64_t k = 0; k < a[1]; k++) {
-        auto* pair = static_cast<int64_t*>(array(a[0] + 16 * k, 2, 8, R | W));
-        if (!pair) return -EFAULT;
+      // A page's pairs at a time: the count may cover all of the guest's memory, so each page is
+      // checked once, and pair by pair only where the array stops being accessible.
+      int64_t* pair = nullptr;
+      for (uint64_t k = 0, left = 0; k < a[1]; k++, left--, pair += 2) {
+        if (!left) {
+          const uint64_t at = a[0] + 16 * k;
+          left = std::min(a[1] - k, (GuestVm::page_down(at) + GuestVm::kPage - at + 15) / 16);
+          pair = static_cast<int64_t*>(array(at, left, 16, R | W));
+          if (!pair) left = 1, pair = static_cast<int64_t*>(array(at, 1, 16, R | W));
+          if (!pair) return -EFAULT;
+        }
         uint64_t& v = reinterpret_cast<uint64_t&>(pair[1]);
         switch (pair[0]) {
           case kHwprobeMvendorid:

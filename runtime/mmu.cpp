@@ -306,12 +306,4 @@ void SystemMemory::flush_tlb(Hart& h, uint64_t va) {
   if (hooks_.flush_lookup) hooks_.flush_lookup(h, code_superpage ? kFlushAll : va);
 }
 
-bool SystemMemory::phys_read(uint64_t pa, void* out, unsigned size) {
-  if (const uint8_t* p = bus_.ram_ptr(pa, size)) {
-    std::memcpy(out, p, size);
-    return true;
-  }
-  return false;
-}
-
 }  // namespace brisk

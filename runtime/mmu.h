@@ -46,9 +46,6 @@ class SystemMemory final : public HartEnv {
   }
   Target probe(Hart& h, uint64_t va, unsigned size, bool write, uint8_t*& host) override;
 
-  // Physical access for devices and loaders (no translation); false outside RAM and MMIO.
-  bool phys_read(uint64_t pa, void* out, unsigned size);
-
  private:
   enum class Access { Read, Write, Exec };
   // Translates va for an access, raising the page or access fault on failure.

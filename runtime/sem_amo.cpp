@@ -19,6 +19,7 @@ inline uint64_t sext(T v) {
 template <typename T, typename F>
 inline Status amo(Hart& h, const Insn& i, F op) {
   const uint64_t va = xlen_addr(h, h.x[i.rs1]);
+  if (!access_triggers(h, va, sizeof(T), trigger::kLoad | trigger::kStore)) return Status::Trap;
   if (va & (sizeof(T) - 1)) return h.raise(cause::kStoreAmoAddressMisaligned, va);
   auto* p = static_cast<T*>(mem_amo(h, va, sizeof(T)));
   if (!p) return Status::Trap;
@@ -34,6 +35,8 @@ inline Status amo(Hart& h, const Insn& i, F op) {
 template <typename T>
 inline Status lr(Hart& h, const Insn& i) {
   const uint64_t va = xlen_addr(h, h.x[i.rs1]);
+  // Triggers come before the misaligned check (mem_load asks them again, as they let it pass).
+  if (!access_triggers(h, va, sizeof(T), trigger::kLoad)) return Status::Trap;
   if (va & (sizeof(T) - 1)) return h.raise(cause::kLoadAddressMisaligned, va);
   T v;
   if (!mem_load(h, va, v)) return Status::Trap;
@@ -47,6 +50,8 @@ inline Status lr(Hart& h, const Insn& i) {
 template <typename T>
 inline Status sc(Hart& h, const Insn& i) {
   const uint64_t va = xlen_addr(h, h.x[i.rs1]);
+  // Every SC is a store to triggers, a failing one too (which the spec leaves open).
+  if (!access_triggers(h, va, sizeof(T), trigger::kStore)) return Status::Trap;
   if (va & (sizeof(T) - 1)) return h.raise(cause::kStoreAmoAddressMisaligned, va);
   if (h.reservation != va) {
     h.reservation = ~0ull;

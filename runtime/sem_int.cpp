@@ -315,6 +315,11 @@ static bool cmo_enabled(const Hart& h, uint64_t field) {
 static volatile uint8_t* cbo_access(Hart& h, const Insn& i) {
   return static_cast<volatile uint8_t*>(mem_amo(h, xlen_addr(h, rs1(h, i)), 1));
 }
+// Cache-block operations match triggers as stores to every byte of the block (Sdtrig.adoc, "Cache
+// Operations", the first option); only triggers of any size see an access of a block's size.
+static bool cbo_triggers(Hart& h, uint64_t va) {
+  return access_triggers(h, va & ~uint64_t(kCacheBlock - 1), kCacheBlock, trigger::kStore);
+}
 // brisk has no data cache: clean, flush and invalidate (which CBIE = 01 turns into a flush) all
 // leave memory as it is, and only check the access. They may access the block wherever a load or
 // a store may; where neither may, they raise the store's fault (the CMO chapter, "Cache-Block
@@ -322,6 +327,7 @@ static volatile uint8_t* cbo_access(Hart& h, const Insn& i) {
 static Status cbo_manage(Hart& h, const Insn& i, uint64_t field) {
   if (!cmo_enabled(h, field)) return h.illegal(i);
   const uint64_t va = xlen_addr(h, rs1(h, i));
+  if (!cbo_triggers(h, va)) return Status::Trap;
   if (va < h.mem_limit) {
     (void)*static_cast<volatile uint8_t*>(h.mem_base + va);  // faults here (user mode) when not mapped
     return Status::Next;
@@ -335,6 +341,7 @@ Status sem_CBO_FLUSH(Hart& h, const Insn& i) { return cbo_manage(h, i, csr::ENVC
 Status sem_CBO_INVAL(Hart& h, const Insn& i) { return cbo_manage(h, i, csr::ENVCFG_CBIE); }
 Status sem_CBO_ZERO(Hart& h, const Insn& i) {
   if (!cmo_enabled(h, csr::ENVCFG_CBZE)) return h.illegal(i);
+  if (!cbo_triggers(h, rs1(h, i))) return Status::Trap;
   volatile uint8_t* p = cbo_access(h, i);
   if (!p) return Status::Trap;
   *p = 0;  // user mode: a fault here names rs1, before any other byte changed

@@ -27,6 +27,8 @@ constexpr uint64_t kMromBase = 0x1000;
 constexpr uint64_t kClintBase = 0x2000000;
 constexpr uint64_t kPlicBase = 0xc000000;
 constexpr uint64_t kUartBase = 0x10000000;
+// brisk's own: the harts' ETE trace units, 4 KiB each, in a hole of QEMU virt's map (docs/ete.md).
+constexpr uint64_t kEteBase = 0x11000000;
 constexpr unsigned kUartIrq = 10;
 constexpr unsigned kPlicSources = 95;
 // Where fw_jump jumps, and where a Linux Image's text_offset puts it.
@@ -114,7 +116,7 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
   });
   test_ = std::make_unique<SifiveTest>([this](SifiveTest::Event e, uint16_t code) {
     if (e == SifiveTest::Event::Fail) {
-      stop(code ? code : 1);
+      stop(guest_exit_status(code ? code : 1));
     } else {
       if (e == SifiveTest::Event::Reset) diag_print("brisk: the guest asked for a reset; stopping\n");
       stop(0);
@@ -124,6 +126,10 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
   bus_.map(kClintBase, clint::kWindowSize, clint_.get());
   bus_.map(kPlicBase, plic::window_size(opt_.harts), plic_.get());
   bus_.map(kUartBase, uart16550::kWindowSize, uart_.get());
+  for (unsigned i = 0; i < opt_.harts; i++) {
+    ete_.push_back(std::make_unique<EteUnit>(i, isa.ete));
+    bus_.map(kEteBase + i * ete::kWindowSize, ete::kWindowSize, ete_.back().get());
+  }
 
   EngineOptions eo = opt_.engine;
   eo.deadlines = true;
@@ -186,9 +192,8 @@ VirtMachine::~VirtMachine() = default;
 
 VirtMachine::LoadedImage VirtMachine::load_elf(const std::string& path, bool kernel, uint64_t dyn_base) {
   const ElfFile f(path, kernel ? "kernel" : "firmware");
-  const std::string shown = printable(path);
   if (const unsigned xlen = harts_[0]->csr.isa.xlen; f.xlen() != xlen)
-    throw Error("{} is an RV{} image, but the harts are RV{} (--cpu rv{})", shown, f.xlen(), xlen, xlen);
+    throw Error("{} is an RV{} image, but the harts are RV{} (--cpu rv{})", printable(path), f.xlen(), xlen, xlen);
   // A position-independent image (ET_DYN: Debian's OpenSBI fw_*.elf, which applies its own
   // relocations) is linked at 0; it goes at dyn_base, where the flat image of the same build would.
   uint64_t bias = 0;
@@ -198,21 +203,15 @@ VirtMachine::LoadedImage VirtMachine::load_elf(const std::string& path, bool ker
       if (p.p_type == PT_LOAD && p.p_memsz) lo = std::min(lo, p.p_paddr & ~(Bus::kPage - 1));
     if (lo != ~0ull) bias = dyn_base - lo;
   }
-  LoadedImage out;
-  for (const auto& p : f.segments()) {
-    if (p.p_type != PT_LOAD || p.p_memsz == 0) continue;
-    const uint64_t pa = p.p_paddr + bias;
-    uint8_t* dst = bus_.ram_ptr(pa, p.p_memsz);
-    if (!dst)
-      throw Error("{}: segment at {:#x}..{:#x} is outside RAM ({:#x}..{:#x}; try a larger -m)", shown, pa,
-                  pa + p.p_memsz, kRamBase, kRamBase + opt_.ram_size);
-    f.read(p.p_offset, dst, p.p_filesz);
-    std::memset(dst + p.p_filesz, 0, p.p_memsz - p.p_filesz);
-    out.end = std::max(out.end, pa + p.p_memsz);
+  const LoadedElf loaded =
+      load_segments(f, bias, [this](uint64_t pa, uint64_t size) { return bus_.ram_ptr(pa, size); },
+                    fmt::format("RAM ({:#x}..{:#x}; try a larger -m)", kRamBase, kRamBase + opt_.ram_size));
+  if (kernel && loaded.tohost) {
+    uint8_t* tohost = bus_.ram_ptr(*loaded.tohost, 8);
+    if (!tohost) throw Error("{}: tohost at {:#x} is outside RAM", printable(path), *loaded.tohost);
+    htif_.emplace(tohost);
   }
-  if (kernel) tohost_ = f.symbol("tohost");
-  out.entry = f.header().e_entry + bias;
-  return out;
+  return {loaded.entry, loaded.end};
 }
 
 void VirtMachine::load_flat(const std::string& path, uint64_t pa) {
@@ -237,6 +236,7 @@ MachineDesc VirtMachine::describe() const {
   d.plic.base = kPlicBase;
   d.plic.ndev = kPlicSources;
   d.test_base = kTestBase;
+  d.ete_base = kEteBase;
   // The riscv,pmu node: Linux's generic events (SBI PMU event ids) onto brisk's mhpmevent selectors.
   // Cycles and instructions may also use mcycle/minstret, but the programmable counters can sample.
   constexpr uint32_t kHpm = 0xfffffff8;  // hpmcounter3..31
@@ -399,23 +399,10 @@ bool VirtMachine::wake_condition(const Hart& h) const {
 }
 
 bool VirtMachine::poll_htif() {
-  uint64_t v = 0;
-  if (!tohost_ || !mem_->phys_read(*tohost_, &v, 8) || v == 0) return false;
-  const uint64_t device = v >> 56, cmd = (v >> 48) & 0xff, payload = v & ((1ull << 48) - 1);
-  uint64_t zero = 0;
-  std::memcpy(bus_.ram_ptr(*tohost_, 8), &zero, 8);
-  if (device == 0 && cmd == 0 && (payload & 1)) {
-    stop(static_cast<int>(payload >> 1));
-    return true;
-  }
-  if (device == 1 && cmd == 1) {
-    char c = static_cast<char>(payload);
-    (void)!write(STDOUT_FILENO, &c, 1);
-    return false;
-  }
-  diag_print("brisk: unsupported HTIF request {:#x} (device {}, command {})\n", v, device, cmd);
-  stop(1);
-  return true;
+  if (!htif_) return false;
+  const std::optional<int> code = htif_->poll();
+  if (code) stop(*code);
+  return code.has_value();
 }
 
 bool VirtMachine::on_budget(Hart& h) {
@@ -447,17 +434,9 @@ bool VirtMachine::on_budget(Hart& h) {
 bool VirtMachine::on_trap(Hart& h) {
   // An exception that repeats at the same pc without a retired instruction in between means the
   // guest has no working handler for it: report it instead of spinning.
-  HartThread& t = *per_[h.hartid];
-  if (h.instret == t.trap_instret) {
-    if (++t.trap_repeats >= 3) {
-      diag_print("brisk: hart {} is stuck taking {} at pc {:#x} (tval {:#x}); no working trap handler\n", h.hartid,
-                 cause::name(h.trap.cause), h.pc, h.trap.tval);
-      stop(1);
-      return false;
-    }
-  } else {
-    t.trap_instret = h.instret;
-    t.trap_repeats = 0;
+  if (per_[h.hartid]->traps.stuck(h)) {
+    stop(1);
+    return false;
   }
   csr::take_trap(h);
   return true;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "devices/clint.h"
+#include "devices/ete.h"
 #include "devices/fdt.h"
 #include "devices/plic.h"
 #include "devices/sifive_test.h"
@@ -28,6 +29,7 @@
 #include "runtime/host_clock.h"
 #include "runtime/mmu.h"
 #include "runtime/run_limits.h"
+#include "runtime/system_image.h"
 
 namespace brisk {
 
@@ -104,8 +106,7 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
     std::mutex wake_mutex;  // a hart asleep in WFI waits on `wake` under it
     std::condition_variable wake;
     std::thread host;
-    uint64_t trap_instret = ~0ull;  // on_trap's stuck-handler detection
-    unsigned trap_repeats = 0;
+    TrapRepeats traps;  // on_trap's stuck-handler detection
   };
   void run_hart(Hart& h);
   // WFI with harts on host threads: sleeps until an interrupt is pending for h or the machine stops;
@@ -130,6 +131,7 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   std::unique_ptr<Clint> clint_;
   std::unique_ptr<Plic> plic_;
   std::unique_ptr<SifiveTest> test_;
+  std::vector<std::unique_ptr<EteUnit>> ete_;  // one per hart
   std::unique_ptr<Device> mrom_;  // fw_dynamic_info for OpenSBI, where QEMU keeps it
   std::unique_ptr<Engine> engine_;  // the harts' when they take turns
   std::vector<std::unique_ptr<HartThread>> per_;
@@ -142,7 +144,7 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   std::set<uint32_t> address_spaces_;    // --record: the pids COMM records named
   std::vector<uint8_t> fdt_;
   uint64_t fdt_addr_ = 0;
-  std::optional<uint64_t> tohost_;  // HTIF, when a bare-metal ELF defines tohost
+  std::optional<Htif> htif_;  // when a bare-metal ELF defines tohost
   std::atomic<bool> stopped_{false};
   int exit_code_ = 0;
   uint64_t last_poll_ = 0;  // under the device lock

@@ -18,6 +18,7 @@
 #include "runtime/error.h"
 #include "runtime/linux_user.h"
 #include "runtime/recorder.h"
+#include "runtime/snitch_machine.h"
 #include "runtime/virt_machine.h"
 
 extern char** environ;
@@ -39,6 +40,11 @@ void add_engine_options(CLI::App* cmd, brisk::EngineOptions& e) {
       ->check(CLI::Range(0, 10))
       ->group("Tuning");
   cmd->add_flag("--perf-map", e.perf_map, "Name translated blocks by guest pc in /tmp/perf-PID.map, for perf on the host")
+      ->group("Tuning");
+  cmd->add_option("--tb-size", e.tb_size_mib,
+                  "Translated-code cache per engine, in MiB (QEMU's -accel tcg,tb-size); flushed whole when full")
+      ->check(CLI::Range(1, 4096))
+      ->type_name("MIB")
       ->group("Tuning");
 }
 
@@ -414,7 +420,10 @@ int main(int argc, char** argv) {
   system->add_option("--cpu", sys.cpu, kCpuHelp)
       ->capture_default_str();
   system->add_option("--dumpdtb", sys.dumpdtb, "Write the device tree to FILE and exit");
-  system->add_option("--machine", machine, "Machine model (only virt)")->check(CLI::IsMember({"virt"}));
+  system->add_option("--machine", machine,
+                     "Machine model: virt, or snitch (a Snitch cluster, docs/snitch.md: --kernel PROG.elf, "
+                     "the interpreter, --cpu " + std::string(brisk::kSnitchCpu) + " unless given)")
+      ->check(CLI::IsMember({"virt", "snitch"}));
   system->add_flag("--nographic", nographic, "Accepted for QEMU habits: the console is always stdio");
   system->add_flag("--stats", stats, "Print instructions retired, wall time and MIPS on exit");
   LimitArgs system_limit_args;
@@ -472,8 +481,21 @@ int main(int argc, char** argv) {
     }
     if (system->parsed()) {
       sys.ram_size = parse_size(mem);
+      if (machine == "snitch") {
+        if (!system->count("--cpu")) sys.cpu = brisk::kSnitchCpu;
+        if (!system->count("--engine")) sys.engine.name = "interp";
+      }
       sys.limits = run_limits(system_limit_args, sys.engine);
       sys.ctr = ctr_options(system_ctr_args);
+      if (machine == "snitch") {
+        brisk::SnitchMachine m(sys);
+        brisk::SystemResult r = m.run();
+        if (stats) {
+          print_stats(r.instret, std::chrono::steady_clock::now() - t0, "");
+          brisk::diag_print("brisk: snitch: {}\n", r.engine);
+        }
+        return r.exit_code;
+      }
       if (sys.kernel.empty() && sys.bios != "none") {
         auto img = cached_images();
         sys.kernel = img["KERNEL"];

@@ -719,7 +719,8 @@ class BlockEmitter {
 
   // --- straight-line instructions ---
   void emit_body(const Insn& i) {
-    if ((i.flags() & kFp) ? emit_fp(i) : emit_inline(i)) return;
+    const bool mem_out_of_line = plan_.cfg.mem_triggers && (i.flags() & (kLoad | kStore));  // csr/trigger.h
+    if (!mem_out_of_line && ((i.flags() & kFp) ? emit_fp(i) : emit_inline(i))) return;
     emit_helper(i);
   }
 

@@ -191,6 +191,19 @@ static inline uint64_t load64_at(uint64_t addr, uint64_t *v) {
   *v = r;
   return pc;
 }
+static inline uint64_t load32_at(uint64_t addr, uint32_t *v) {
+  uint64_t pc, r = *v;
+  __asm__ volatile(".option push\n.option norvc\nla %0, 1f\n1: lwu %1, 0(%2)\n.option pop"
+                   : "=&r"(pc), "+r"(r) : "r"(addr) : "memory");
+  *v = (uint32_t)r;
+  return pc;
+}
+static inline uint64_t store32_at(uint64_t addr, uint32_t v) {
+  uint64_t pc;
+  __asm__ volatile(".option push\n.option norvc\nla %0, 1f\n1: sw %1, 0(%2)\n.option pop"
+                   : "=&r"(pc) : "r"(v), "r"(addr) : "memory");
+  return pc;
+}
 static inline uint64_t store64_at(uint64_t addr, uint64_t v) {
   uint64_t pc;
   __asm__ volatile(".option push\n.option norvc\nla %0, 1f\n1: sd %1, 0(%2)\n.option pop"

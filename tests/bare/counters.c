@@ -65,6 +65,8 @@ static void inhibit(void) {
   __asm__ volatile("csrr %0, minstret\n nop\n nop\n nop\n csrr %1, minstret" : "=&r"(a), "=&r"(b)::"memory");
 #ifndef QEMU_REF /* QEMU 7.2 without -icount counts host ticks */
   CHECK(4, b - a);
+  __asm__ volatile("csrr %0, mcycle\n nop\n nop\n nop\n csrr %1, mcycle" : "=&r"(a), "=&r"(b)::"memory");
+  CHECK(4, b - a); /* one cycle per retired instruction */
 #endif
   CHECK(1, b > a);
 }
@@ -74,6 +76,9 @@ static void inhibit(void) {
 static void writes(void) {
   uint64_t a;
   __asm__ volatile("csrw mcycle, %1\n csrr %0, mcycle" : "=&r"(a) : "r"(1ul << 40) : "memory");
+#ifndef QEMU_REF /* brisk's cycle model: one cycle per retired instruction (README, "Cycle model") */
+  CHECK(1ul << 40, a);
+#endif
   CHECK(1, a >= (1ul << 40) && a < (1ul << 40) + 1000000);
   __asm__ volatile("csrw minstret, %1\n csrr %0, minstret" : "=&r"(a) : "r"(1000ul) : "memory");
 #ifndef QEMU_REF

@@ -1,7 +1,9 @@
-/* Zicsr from C for the bare-metal tests, RV64 (bare.h) and RV32 (rv32/rv32.h): the values are
- * XLEN bits wide, an unsigned long under both lp64 and ilp32. */
+/* CSR reads and writes by name, for the bare-metal tests of every machine (tests/bare, tests/snitch)
+ * and XLEN: the values are XLEN bits wide, an unsigned long under both lp64 and ilp32. */
 #ifndef BARE_CSR_OPS_H
 #define BARE_CSR_OPS_H
+
+#include <stdint.h>
 
 #define csr_read(c)                                            \
   ({                                                           \

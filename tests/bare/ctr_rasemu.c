@@ -113,6 +113,7 @@ static void check_entry(const char *what, struct ctr_entry e, struct ctr_rec r, 
   check_named(what, line, r.source | valid, e.source);
   check_named(what, line, r.target, e.target & ~CTRTARGET_MISP);
   check_named(what, line, r.type, e.data & CTRDATA_TYPE);
+  check_named(what, line, 0, e.data & CTRDATA_CCV); /* RASEMU records no valid cycle count */
 }
 static void check_zero(const char *what, struct ctr_entry e, uint64_t line) {
   check_named(what, line, 0, e.source | e.target | e.data);

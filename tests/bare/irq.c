@@ -11,6 +11,7 @@ static volatile uint64_t log_cause[LOG_MAX];
 static volatile int64_t log_slot[LOG_MAX];
 static volatile unsigned log_mode[LOG_MAX];
 static volatile unsigned log_n;
+static volatile uint64_t log_scause[LOG_MAX]; /* scause as an M handler found it */
 static volatile uint64_t last_epc;
 
 static void log_irq(struct frame *f, unsigned mode) {
@@ -50,6 +51,7 @@ static void clear_source(uint64_t cause) {
 
 static void m_irq(struct frame *f) {
   CHECK(CAUSE_INTERRUPT, f->cause & CAUSE_INTERRUPT);
+  log_scause[log_n] = csr_read(scause);
   log_irq(f, PRIV_M);
   clear_source(f->cause);
 }
@@ -206,11 +208,15 @@ static void priority_across_modes(void) {
   csr_write(mie, MIP_SSIP | MIP_STIP);
   csr_set(mip, MIP_SSIP | MIP_STIP);
   csr_set(mstatus, MSTATUS_SIE);
+  csr_write(scause, 0);
   log_n = 0;
   run_in(PRIV_S, s_idle, 0);
   CHECK(2, log_n);
   CHECK(PRIV_M, log_mode[0]);
   CHECK(CAUSE_INTERRUPT | IRQ_STI, log_cause[0]);
+  /* Before any trap into S: had the SSI gone first, M would have preempted its handler's first
+     instruction, and log in the same order. */
+  CHECK(0, log_scause[0]);
   CHECK(PRIV_S, log_mode[1]);
   CHECK(CAUSE_INTERRUPT | IRQ_SSI, log_cause[1]);
   csr_write(mie, 0);

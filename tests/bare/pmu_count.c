@@ -33,14 +33,12 @@ static const uint64_t seq_events[] = {
  * mixed_lower(buf): the sequence between two reads of hpmcounter3; returns their difference.
  * ecalls_m(bits) / ecalls_lower(): three ecalls (a7 = 0) likewise.
  * walk_lower(pages): a load from each of 8 consecutive pages between two reads of hpmcounter3.
- * branchy_m(bits, n): n rounds of a branch on a pseudo-random bit and the loop branch.
  * buf is 8 doublewords; the sequence clobbers t0-t5, a1-a3 and ft0-ft3. */
 uint64_t mixed_m(uint64_t bits, uint64_t *buf);
 uint64_t mixed_lower(uint64_t buf);
 void ecalls_m(uint64_t bits);
 uint64_t ecalls_lower(uint64_t unused);
 uint64_t walk_lower(uint64_t pages);
-void branchy_m(uint64_t bits, uint64_t n);
 __asm__(
     "  .text\n"
     "  .option push\n"
@@ -133,24 +131,6 @@ __asm__(
     "  .endr\n"
     "  csrr a3, hpmcounter3\n"
     "  sub a0, a3, a2\n"
-    "  ret\n"
-    "  .p2align 8\n"
-    "  .globl branchy_m\n"
-    "branchy_m:\n"
-    "  li t1, 0x2545f4914f6cdd1d\n"
-    "  csrc mcountinhibit, a0\n"
-    "1: slli t0, t1, 13\n"
-    "  xor t1, t1, t0\n"
-    "  srli t0, t1, 7\n"
-    "  xor t1, t1, t0\n"
-    "  slli t0, t1, 17\n"
-    "  xor t1, t1, t0\n"
-    "  andi t0, t1, 1\n"
-    "  beqz t0, 2f\n"
-    "  addi t2, t2, 1\n"
-    "2: addi a1, a1, -1\n"
-    "  bnez a1, 1b\n"
-    "  csrs mcountinhibit, a0\n"
     "  ret\n"
     "  .option pop\n");
 
@@ -253,18 +233,6 @@ static void exceptions(void) {
   csr_write(medeleg, 0);
 }
 
-/* A branch on a pseudo-random bit: 2n branches, some of them mispredicted. */
-static void branch_misses(void) {
-  const uint64_t n = 1000;
-  program3(EV_BRANCH_MISSES);
-  branchy_m(CTR_HPM(3), n);
-  const uint64_t misses = csr_read(mhpmcounter3);
-  CHECK(1, misses > 0 && misses <= 2 * n);
-  program3(EV_BRANCHES);
-  branchy_m(CTR_HPM(3), n);
-  CHECK(2 * n, csr_read(mhpmcounter3));
-}
-
 /* Under Sv39, with the TLB just flushed, 8 loads from 8 pages that nothing else touches are 8 TLB
    misses and 8 page walks, exactly: the code's page was translated before the first read. */
 static void page_walks(unsigned priv) {
@@ -296,7 +264,6 @@ int main(void) {
   each_event(PRIV_U);
   all_at_once();
   exceptions();
-  branch_misses();
   page_walks(PRIV_S);
   page_walks(PRIV_U);
   return 0;

@@ -57,13 +57,14 @@ __asm__(
     "  ret\n"
     "  .option pop\n");
 
-/* What the LCOFI handlers saw. */
+/* What the LCOFI handlers saw, and which took it (PRIV_M or PRIV_S). */
 static volatile struct {
-  uint64_t count, cause, epc, a0, a1, ovf;
+  uint64_t count, cause, epc, a0, a1, ovf, by;
 } irq;
 
-static void note(struct frame *f, uint64_t ovf) {
+static void note(struct frame *f, uint64_t ovf, uint64_t by) {
   irq.count++;
+  irq.by = by;
   irq.cause = f->cause;
   irq.epc = f->epc;
   irq.a0 = f->x[10];
@@ -77,7 +78,7 @@ static void m_handler(struct frame *f) {
     record_m(f);
     return;
   }
-  note(f, csr_read(scountovf));
+  note(f, csr_read(scountovf), PRIV_M);
   csr_clear(mip, MIP_LCOFIP);
 }
 
@@ -86,11 +87,11 @@ static void s_handler(struct frame *f) {
     record_s(f);
     return;
   }
-  note(f, csr_read(scountovf));
+  note(f, csr_read(scountovf), PRIV_S);
   csr_clear(sip, MIP_LCOFIP);
 }
 
-static void clear_irq(void) { irq.count = irq.cause = irq.epc = irq.a0 = irq.a1 = irq.ovf = 0; }
+static void clear_irq(void) { irq.count = irq.cause = irq.epc = irq.a0 = irq.a1 = irq.ovf = irq.by = 0; }
 
 /* mhpmcounter3 counts `config` (OF clear) from 0, mhpmcounter4 the interrupts taken. */
 static void arm(uint64_t config) {
@@ -171,6 +172,7 @@ static void below_m(unsigned priv, int delegated, uint64_t n) {
   csr_write(mhpmcounter3, -n);
   CHECK(SLED, run_in(priv, sled_lower, 0));
   CHECK(1, irq.count);
+  CHECK(delegated ? PRIV_S : PRIV_M, irq.by); /* mideleg bit 13 chooses the handler */
   CHECK(1, ~irq.a1 < SLED);
   EXPECT_LCOFI(sled_lower_start, ~irq.a1);
   /* scountovf, read in the handler: M sees every bit, S those of mcounteren (bit 3 is set). */

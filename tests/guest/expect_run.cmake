@@ -1,7 +1,9 @@
-# cmake [-DSTATUS=<n>] [-DEXPECTED=<file>] [-DSTDERR=<regex>] -P expect_run.cmake -- <command> [args...]
+# cmake [-DSTATUS=<n>] [-DEXPECTED=<file>] [-DSTDOUT=<regex>] [-DSTDERR=<regex>] -P expect_run.cmake --
+#       <command> [args...]
 # Runs the command; passes when it exits with status n (0 by default; for a command a signal
 # killed, n is the signal's description, e.g. "Illegal instruction"), its stdout equals the file's
-# contents when EXPECTED is given, and its stderr matches the regex when STDERR is given.
+# contents when EXPECTED is given or matches the regex when STDOUT is, and its stderr matches the
+# regex when STDERR is given.
 # (A PASS_REGULAR_EXPRESSION would ignore the exit status.)
 set(cmd)
 set(after_separator FALSE)
@@ -30,6 +32,10 @@ if(DEFINED EXPECTED)
     message(NOTICE "--- expected\n${expected}--- got\n${out}---")
     message(FATAL_ERROR "stdout differs from ${EXPECTED}")
   endif()
+endif()
+if(DEFINED STDOUT AND NOT out MATCHES "${STDOUT}")
+  message(NOTICE "--- stdout\n${out}---")
+  message(FATAL_ERROR "stdout does not match: ${STDOUT}")
 endif()
 if(DEFINED STDERR AND NOT err MATCHES "${STDERR}")
   message(FATAL_ERROR "stderr does not match: ${STDERR}")

@@ -61,7 +61,7 @@ done:
     j next
 finish:
     bnez s0, 3f
-    CHECK_REG s3, 12          /* every case but inval ran */
+    CHECK_REG s3, 14          /* every case but inval ran */
 3:  bnez s3, 4f
     CHECK_REG s0, 0           /* an unknown NAME: fail */
 4:
@@ -134,6 +134,12 @@ CASE zicboz
 #endif
     ld a3, 8(a0)
     CHECK_REG a3, 0
+    j done
+CASE zifencei
+    fence.i                  /* 0x0000100f */
+    j done
+CASE zicsr
+    csrr a3, cycle           /* 0xc00026f3 */
     j done
 inval_code:
 CASE inval

@@ -124,6 +124,14 @@ TEST_BEGIN
     CHECK_REG a2, 1
     CHECK_MEM ld, 0, s0, (GUARD << 32) | 0x12345679
 
+    /* ...also when the first SC stored the value memory already held: the reservation is gone, not
+       the value changed. */
+    lr.d a0, (s0)
+    sc.d a2, a0, (s0)
+    CHECK_REG a2, 0
+    sc.d a2, a0, (s0)
+    CHECK_REG a2, 1
+
     /* SC to an address outside the reservation set fails and stores nothing. */
     la s1, other
     li t0, 0x33

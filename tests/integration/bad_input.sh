@@ -9,17 +9,24 @@ BRISK=$1
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-# expect_error DESCRIPTION PATTERN ARGS...: brisk ARGS must exit with 1 or 2 within 20 s, printing one
-# line on stderr that matches PATTERN and starts with "brisk".
+# expect_error DESCRIPTION PATTERN ARGS...: brisk ARGS must exit with status 1 (2 for a command line
+# that does not parse: expect_usage) within 20 s, printing one line on stderr that matches PATTERN
+# and starts with "brisk".
+want=1
 expect_error() {
     local what=$1 pattern=$2
     shift 2
     local rc=0
     timeout 20 "$BRISK" "$@" </dev/null >"$WORK/out" 2>"$WORK/err" || rc=$?
-    ((rc == 1 || rc == 2)) || fail "$what: exit status $rc (want 1 or 2); stderr: $(cat "$WORK/err")"
+    ((rc == want)) || fail "$what: exit status $rc (want $want); stderr: $(cat "$WORK/err")"
     [[ $(wc -l <"$WORK/err") -eq 1 ]] || fail "$what: want one line on stderr, got: $(cat "$WORK/err")"
     grep -Eq "^brisk.*$pattern" "$WORK/err" || fail "$what: stderr '$(cat "$WORK/err")' does not match '$pattern'"
     pass "$what: $(cat "$WORK/err")"
+}
+expect_usage() {
+    want=2
+    expect_error "$@"
+    want=1
 }
 
 printf 'not an elf\n' >"$WORK/text"
@@ -33,12 +40,14 @@ expect_error "run: not an ELF" "is not an ELF file" run "$WORK/text"
 expect_error "run: another machine" "not RISC-V" run /bin/true
 expect_error "run: truncated ELF" "truncated|corrupt|not an ELF|not RISC-V" run "$WORK/truncated"
 expect_error "run: corrupt riscv64 ELF" "corrupt|truncated" run "$WORK/rv-trunc"
-expect_error "run: unknown option" "unknown option --no-such-option" run --no-such-option x
-expect_error "run: no program" "missing PROG" run
+expect_usage "run: unknown option" "unknown option --no-such-option" run --no-such-option x
+expect_usage "run: no program" "missing PROG" run
 expect_error "system: missing kernel" "cannot open the kernel .*nonexistent" system --bios none --kernel "$WORK/nonexistent"
 expect_error "system: bare-metal kernel that is no ELF" "neither an ELF nor a RISC-V Linux Image" system --bios none --kernel "$WORK/text"
 expect_error "system: too little memory" "too little memory" system --bios none --kernel "$WORK/text" -m 8M
 expect_error "system: unknown extension" "unknown extension 'foo'" system --cpu rv64,foo=on --dumpdtb "$WORK/x.dtb"
+expect_error "system: ETE size out of range" "ete-rspairs=99 must be a number from 1 to 16" \
+    system --cpu rv64,ete-rspairs=99 --dumpdtb "$WORK/x.dtb"
 expect_error "system: missing firmware" "cannot open the firmware .*nonexistent" \
     system --bios "$WORK/nonexistent" --kernel "$WORK/text"
 expect_error "system: bad -m" "is not a size" system -m lots --bios none --kernel "$WORK/text"
@@ -118,3 +127,19 @@ for bad in 0 -5 12x 99999999999999999999; do
 done
 expect_error "run: --timeout with --engine check" "need --engine jit or interp" \
     run --engine check --timeout 5 "$WORK/spin"
+
+# -M snitch (docs/snitch.md): its ELF checks and the options that are virt's.
+python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[24:32] = (0x10000000).to_bytes(8, "little"); open(sys.argv[2], "wb").write(d)' \
+    "$WORK/bare-spin" "$WORK/entry-tcdm"
+expect_error "snitch: no --kernel" "-M snitch needs --kernel PROG.elf" system -M snitch
+expect_error "snitch: p_memsz beyond memory" "outside the TCDM .* and DRAM" system -M snitch --kernel "$WORK/huge-memsz"
+expect_error "snitch: entry outside DRAM" "the entry point 0x10000000 is not in DRAM" system -M snitch --kernel "$WORK/entry-tcdm"
+expect_error "snitch: --smp" "-M snitch has 9 harts: --smp is virt's" system -M snitch --smp 2 --kernel "$WORK/bare-spin"
+expect_error "snitch: --engine=jit" "runs its harts in cycle order on the interpreter: --engine=jit" \
+    system -M snitch --engine=jit --kernel "$WORK/bare-spin"
+expect_error "snitch: -m 1001K" "at least 1 MiB of DRAM in whole 4 KiB pages \\(-m 1025024 bytes\\)" \
+    system -M snitch -m 1001K --kernel "$WORK/bare-spin"
+expect_error "snitch: -m 2G" "at most 2047 MiB of DRAM, up to the CLINT \\(-m 2048 MiB\\)" \
+    system -M snitch -m 2G --kernel "$WORK/bare-spin"
+expect_error "snitch: --bios" "--bios, --initrd, --append and --dumpdtb are virt's" \
+    system -M snitch --bios none --kernel "$WORK/bare-spin"

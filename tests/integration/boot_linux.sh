@@ -9,6 +9,8 @@
 # opensbi19 (fw_jump), or opensbi16-dynamic / opensbi19-dynamic (fw_dynamic). ENGINE, if given, is
 # passed to brisk as --engine. A FIRMWARE ending in -elf boots the same build's position-independent
 # ELF (fw_jump.elf, fw_dynamic.elf), which brisk loads at the start of RAM (QEMU 7.2 cannot load it).
+# FIRMWARE default gives brisk no --bios, --kernel or --initrd: it must boot the cached kernel,
+# OpenSBI 1.9's fw_jump and the busybox initramfs by itself.
 # BOOT_TIMEOUT (seconds, default 300) bounds the whole run. Tests built on this one set BOOT_ARGS
 # (more brisk options, split at spaces), BOOT_CMD (one more guest command, without double quotes)
 # and BOOT_CONSOLE (a file that gets the console).
@@ -38,6 +40,7 @@ case $FIRMWARE in
     opensbi19-elf) fw=$OPENSBI19_FW_JUMP_ELF ;;
     opensbi16-dynamic-elf) fw=$OPENSBI16_FW_DYNAMIC_ELF ;;
     opensbi19-dynamic-elf) fw=$OPENSBI19_FW_DYNAMIC_ELF ;;
+    default) fw=$OPENSBI19_FW_JUMP ;;
     *) fail "unknown firmware '$FIRMWARE' (opensbi16, opensbi19, opensbi16-dynamic, opensbi19-dynamic, each with -elf)" ;;
 esac
 
@@ -53,6 +56,8 @@ read -ra extra <<<"${BOOT_ARGS:-}"
 if [[ ${BRISK##*/} == qemu-system-riscv64* ]]; then
     cmd=("$BRISK" -M virt -m 1G -smp 1 -nographic -bios "$fw" -kernel "$KERNEL" -initrd "$INITRD_BUSYBOX"
         -append "$append")
+elif [[ $FIRMWARE == default ]]; then
+    cmd=("$BRISK" system ${ENGINE:+--engine="$ENGINE"} -m 1G --smp 1 --append "$append" "${extra[@]}")
 else
     cmd=("$BRISK" system ${ENGINE:+--engine="$ENGINE"} -m 1G --smp 1 --bios "$fw" --kernel "$KERNEL"
         --initrd "$INITRD_BUSYBOX" --append "$append" "${extra[@]}")
@@ -91,6 +96,9 @@ check() {
 [[ -s $console ]] || fail "the emulator exited with status $status and printed nothing"
 ! grep -Eq 'Kernel panic|Oops|BUG:|Unable to handle kernel' "$console" \
     || { show_console; fail "the kernel crashed"; }
+version=1.9
+[[ $FIRMWARE != opensbi16* ]] || version=1.6
+check "OpenSBI $version ran" "^OpenSBI v${version//./\\.}\$"
 check "init started" '^BRISK-INIT-START kernel=6\.12\.'
 check "uname -a: Linux 6.12 riscv64" '^Linux brisk 6\.12\.[^ ]+ .* riscv64( GNU/Linux)?$'
 check "/proc/cpuinfo: isa rv64imafdc" '^isa[[:space:]]*: rv64imafdc'

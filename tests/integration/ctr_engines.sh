@@ -48,6 +48,20 @@ same_dump "xz -6" any,not_taken "$SYSROOT/usr/bin/xz" -T1 -c -6 "$data"
 for type in taken-branch not-taken-branch function-return; do
     grep -q " $type\$" "$WORK/jit.dump" || fail "xz: no $type in the dump"
 done
+# A 1 MiB code cache (--tb-size 1) fills and is flushed while xz runs: the records made before each
+# flush still reach the buffer, and the CTR site table starts again at each flush, so it ends with
+# fewer sites than the run with a cache that never fills.
+sites_and_flushes() { sed -n 's/.* \([0-9]*\) code-cache flushes, \([0-9]*\) CTR sites$/\2 \1/p' "$WORK/jit.err"; }
+stop=(--stats)
+same_dump "xz -6, --stats" any,not_taken "$SYSROOT/usr/bin/xz" -T1 -c -6 "$data"
+read -r whole_sites whole_flushes < <(sites_and_flushes)
+stop=(--stats --tb-size 1)
+same_dump "xz -6, --tb-size 1" any,not_taken "$SYSROOT/usr/bin/xz" -T1 -c -6 "$data"
+read -r sites flushes < <(sites_and_flushes)
+((whole_flushes == 0 && flushes > 0)) || fail "xz code-cache flushes: $whole_flushes by default, $flushes with --tb-size 1"
+((sites > 0 && sites < whole_sites)) || fail "xz CTR sites: $whole_sites by default, $sites after $flushes flushes"
+pass "xz, --tb-size 1: $flushes flushes, $sites CTR sites left of $whole_sites"
+stop=()
 # RASEMU: calls push and returns pop, so what is left is the call stack at exit.
 same_dump "xz -6, call stack" any,stack "$SYSROOT/usr/bin/xz" -T1 -c -6 "$data"
 ! grep -Evq '^#|(direct-call|indirect-call|co-routine-swap)$' "$WORK/jit.dump" \

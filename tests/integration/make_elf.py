@@ -40,6 +40,8 @@ COUNT = [addi(A0, 0, 0)] + [addi(A0, A0, 1)] * 7 + [jal(0, -28)]
 WFI_LOOP = [WFI, jal(0, -4)]
 # read(0, sp, 1), then spin: blocks while stdin has no data.
 READ_STDIN = [addi(A7, 0, 63), addi(A0, 0, 0), addi(A1, SP, 0), addi(A2, 0, 1), ECALL] + SPIN
+# acct(0) twice, a system call brisk does not implement, then exit(a0 of the second, -ENOSYS = -38).
+ACCT_TWICE = [addi(A7, 0, 89), addi(A0, 0, 0), ECALL, addi(A0, 0, 0), ECALL, addi(A7, 0, 93), ECALL]
 
 
 def code(insns):
@@ -100,6 +102,7 @@ def cases(workdir):
         "spin": program(SPIN),
         "count": program(COUNT),
         "read-stdin": program(READ_STDIN),
+        "acct-twice": program(ACCT_TWICE),
         "bare-spin": program(SPIN, base=0x80000000),
         "bare-count": program(COUNT, base=0x80000000),
         "bare-wfi": program(WFI_LOOP, base=0x80000000),

@@ -41,6 +41,23 @@ host_insns=$(sed -n 's/^brisk: \([0-9][0-9]*\) instructions.*/\1/p' "$WORK/host.
 host_line=$(grep '^brisk-workload: ' "$WORK/host.out") || fail "the workload printed nothing on the host"
 pass "host: $host_insns instructions"
 
+# brisk's count against an independent one: QEMU with one instruction per block and every block's
+# run logged, both with an empty environment and stdout to /dev/null, so that libc's start-up does
+# the same work.
+command -v qemu-riscv64 >/dev/null || fail "qemu-riscv64 is missing (Debian package qemu-user)"
+qemu_count() {
+    env -i qemu-riscv64 -singlestep -d nochain,exec -D "$WORK/qemu.log" "$WORKLOAD" "$1" >/dev/null &&
+        grep -c '^Trace' "$WORK/qemu.log"
+}
+brisk_count() {
+    env -i "$BRISK" run ${ENGINE:+--engine="$ENGINE"} --stats "$WORKLOAD" "$1" 2>&1 >/dev/null |
+        sed -n 's/^brisk: \([0-9]*\) instructions.*/\1/p'
+}
+q1=$(qemu_count 1000) q3=$(qemu_count 3000) b1=$(brisk_count 1000) b3=$(brisk_count 3000)
+[[ -n $q1 && -n $q3 && -n $b1 && -n $b3 ]] || fail "the instruction counts: qemu $q1 $q3, brisk $b1 $b3"
+((b1 == q1 && b3 == q3)) || fail "the workload's instructions: brisk $b1 and $b3, qemu-riscv64 $q1 and $q3"
+pass "the workload retires $b1 and $b3 instructions (1000 and 3000 rounds) under brisk and qemu-riscv64 -singlestep"
+
 # One boot runs everything; set -e makes a failing step the script's status. The kernel times its
 # sample interrupts in wall-clock time and throttles sampling when they seem slow, which they do
 # whenever the host is busy: perf_cpu_time_max_percent=0 turns that off. perf report writes to a file

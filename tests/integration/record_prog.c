@@ -1,8 +1,9 @@
 // brisk record's test program (tests/integration/record_user.sh): hot_loop runs N iterations of a
 // loop with a skewed branch, cold a hundredth as many; the exit status is 3, which brisk record
-// must pass on.
+// must pass on. Its pid goes to stderr, for the samples' pid.
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 __attribute__((noinline)) long hot_loop(long n) {
   long s = 0;
@@ -21,6 +22,7 @@ __attribute__((noinline)) long cold(long n) {
 
 int main(int argc, char** argv) {
   long n = argc > 1 ? atol(argv[1]) : 1000000;
+  fprintf(stderr, "pid %d\n", (int)getpid());
   printf("%ld %ld\n", hot_loop(n), cold(n / 100));
   return 3;
 }

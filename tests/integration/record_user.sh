@@ -81,19 +81,27 @@ grep -q '^cold:' "$WORK/a.prof" || fail "llvm-profgen's profile lacks cold: $(he
 pass "llvm-profgen --perfscript: hot_loop is the hottest function"
 
 # --- --format both: perf.data for host perf, the same samples as text ----------------------------
-"$BRISK" record --engine="$ENGINE" --format both -o "$WORK/both.data" -c $PERIOD -- "$PROG" 300000 >"$WORK/out" 2>&1 ||
-    true
+"$BRISK" record --engine="$ENGINE" --format both -o "$WORK/both.data" -c $PERIOD -- "$PROG" 300000 >"$WORK/out" \
+    2>"$WORK/both.err" || true
 cmp -s <(grep -v '^PERF_RECORD' "$WORK/a.script") <(grep -v '^PERF_RECORD' "$WORK/both.data.script") ||
     fail "--format both: the text in both.data.script differs from --format perfscript's"
-if command -v perf >/dev/null; then
-    perf script -i "$WORK/both.data" -F ip,sym 2>"$WORK/perf.err" | awk '{ print $2 }' | sort | uniq -c | sort -rn >"$WORK/perf.syms"
-    read -r n top <<<"$(head -1 "$WORK/perf.syms")"
-    [[ $top == hot_loop && $n == "$in_hot" ]] ||
-        fail "perf script on both.data: top symbol '$top' ($n samples), want hot_loop ($in_hot): $(head -3 "$WORK/perf.err")"
-    pass "--format both: perf script names hot_loop in $n samples, the text has the same samples"
-else
-    pass "--format both: the text has the same samples (no host perf to read both.data)"
-fi
+command -v perf >/dev/null || fail "the host's perf is missing (Debian package linux-perf)"
+perf script -i "$WORK/both.data" -F ip,sym 2>"$WORK/perf.err" | awk '{ print $2 }' | sort | uniq -c | sort -rn >"$WORK/perf.syms"
+read -r n top <<<"$(head -1 "$WORK/perf.syms")"
+[[ $top == hot_loop && $n == "$in_hot" ]] ||
+    fail "perf script on both.data: top symbol '$top' ($n samples), want hot_loop ($in_hot): $(head -3 "$WORK/perf.err")"
+pass "--format both: perf script names hot_loop in $n samples, the text has the same samples"
+# Every sample's pid and tid are the program's getpid (single-threaded), its period PERIOD, and the
+# times increase.
+guest_pid=$(sed -n 's/^pid \([0-9]*\)$/\1/p' "$WORK/both.err")
+[[ -n $guest_pid ]] || fail "record_prog printed no pid: $(cat "$WORK/both.err")"
+perf script -i "$WORK/both.data" -F pid,tid,time,period 2>"$WORK/perf.err" >"$WORK/fields" ||
+    fail "perf script -F pid,tid,time,period: $(head -3 "$WORK/perf.err")"
+awk -v pid="$guest_pid" -v p=$PERIOD -v n="$samples" '
+    { split($1, id, "/"); t = $2 + 0; if (id[1] != pid || id[2] != pid || $3 != p || (NR > 1 && t <= last)) bad++; last = t }
+    END { if (NR != n || bad) { printf "%d samples (want %d), %d with a wrong pid/tid, period or time\n", NR, n, bad; exit 1 } }' \
+    "$WORK/fields" || fail "perf script -F pid,tid,time,period: $(head -3 "$WORK/fields")"
+pass "perf.data samples: pid = tid = $guest_pid (the guest's getpid), period $PERIOD, times increasing"
 
 # --- -j call: only direct calls ------------------------------------------------------------------
 "$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/call.script" -j call -c $PERIOD -- "$PROG" 300000 \
@@ -108,6 +116,23 @@ if not froms or bad:
     sys.exit(f"{len(froms)} entries; not direct calls: {[hex(b) + ' ' + str(insn.get(b)) for b in bad[:5]]}")
 print(f"ok: -j call: {len(froms)} branch-stack entries, all direct calls")
 PY
+
+# --- the default period, 100003, and -e cycles (one per instruction) -----------------------------
+"$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/d.script" --stats -- "$PROG" 3000000 \
+    >"$WORK/out" 2>"$WORK/err" || true
+dinstret=$(sed -n 's/^brisk: \([0-9]*\) instructions in .*/\1/p' "$WORK/err")
+dsamples=$(grep -vc '^PERF_RECORD' "$WORK/d.script" || true)
+((dinstret > 0 && dsamples == dinstret / 100003)) || fail "no -c: $dsamples samples of $dinstret instructions, want floor(/100003)"
+"$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/cy.script" -e cycles -c $PERIOD -- "$PROG" 300000 \
+    >"$WORK/out" 2>"$WORK/err" || true
+(($(grep -vc '^PERF_RECORD' "$WORK/cy.script") == instret / PERIOD)) || fail "-e cycles -c $PERIOD: not floor($instret / $PERIOD) samples"
+pass "no -c: $dsamples samples = floor($dinstret / 100003); -e cycles samples as instructions do"
+
+# --- -F: an adaptive period ----------------------------------------------------------------------
+"$BRISK" record --engine="$ENGINE" -F 1000 -o "$WORK/f.data" -- "$PROG" 3000000 >"$WORK/out" 2>"$WORK/err" || true
+perf script -i "$WORK/f.data" -F period 2>/dev/null | sort -u >"$WORK/periods"
+(($(wc -l <"$WORK/periods") >= 2)) || fail "-F 1000: the periods did not adapt: $(head -3 "$WORK/periods") ($(tail -2 "$WORK/err"))"
+pass "-F 1000: $(wc -l <"$WORK/periods") different periods"
 
 # --- other events: -e branches ------------------------------------------------------------------
 "$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/br.script" -e branches -c 1009 -- "$PROG" 300000 \

@@ -51,6 +51,25 @@ static void hwprobe(void) {
     CHECK_EQ(raw(__NR_riscv_hwprobe, (long)p, 2, sizeof cpus, (long)&cpus, 0), 0);
     CHECK_EQ(p[0].value, p[1].value);
     munmap(pages, 4096);
+
+    /* Pairs off the page grid over two pages, a hole after them: the one that runs into the hole is
+     * EFAULT, and every pair before it is answered, in either page. */
+    char *span = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(span != MAP_FAILED);
+    CHECK_EQ(munmap(span + 8192, 4096), 0);
+    struct hwprobe_pair *q = (struct hwprobe_pair *)(span + 8);
+    enum { whole = (8192 - 8) / sizeof *q }; /* q[whole]'s key is the last word before the hole */
+    for (int k = 0; k <= whole; k++) {
+        q[k].key = 1000;
+        if (k < whole) q[k].value = 77;
+    }
+    CHECK_ERRNO(raw(__NR_riscv_hwprobe, (long)q, 1l << 60, 0, 0, 0), EFAULT);
+    for (int k = 0; k < whole; k++) {
+        CHECK_EQ(q[k].key, -1);
+        CHECK_EQ(q[k].value, 0);
+    }
+    CHECK_EQ(q[whole].key, 1000);
+    munmap(span, 8192);
 }
 
 static void polls(void) {

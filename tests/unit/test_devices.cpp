@@ -13,18 +13,10 @@
 #include "devices/plic.h"
 #include "devices/sifive_test.h"
 #include "devices/uart16550.h"
+#include "tests/unit/fake_sink.h"
 
 namespace brisk {
 namespace {
-
-struct FakeSink : InterruptSink {
-  std::map<std::pair<unsigned, unsigned>, bool> mip;
-  void set_mip(unsigned hart, unsigned bit, bool level) override { mip[{hart, bit}] = level; }
-  bool get(unsigned hart, unsigned bit) const {
-    auto it = mip.find({hart, bit});
-    return it != mip.end() && it->second;
-  }
-};
 
 struct FakeIrq : IrqLine {
   std::map<unsigned, bool> level;

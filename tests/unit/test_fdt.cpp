@@ -144,6 +144,31 @@ TEST_F(FdtTest, SerialTestAndSyscon) {
   EXPECT_EQ(cells("/reboot", "value"), C{0x7777});
 }
 
+TEST(Fdt, EteTraceUnitPerHart) {
+  MachineDesc d = example();
+  d.ete_base = 0x11000000;
+  const std::vector<uint8_t> blob = build_fdt(d);
+  for (unsigned h = 0; h < 2; h++) {
+    const std::string path = "/soc/ete@" + std::to_string(11000 + h) + "000";
+    const int off = fdt_path_offset(blob.data(), path.c_str());
+    ASSERT_GE(off, 0) << path;
+    EXPECT_STREQ(static_cast<const char*>(fdt_getprop(blob.data(), off, "compatible", nullptr)),
+                 "arm,embedded-trace-extension");
+    int len = 0;
+    auto* reg = static_cast<const fdt32_t*>(fdt_getprop(blob.data(), off, "reg", &len));
+    ASSERT_EQ(len, 16);
+    EXPECT_EQ(fdt32_to_cpu(reg[1]), 0x11000000u + 0x1000 * h);
+    EXPECT_EQ(fdt32_to_cpu(reg[3]), 0x1000u);
+    auto* cpu = static_cast<const fdt32_t*>(fdt_getprop(blob.data(), off, "cpu", nullptr));
+    const int cpu_node = fdt_path_offset(blob.data(), ("/cpus/cpu@" + std::to_string(h)).c_str());
+    ASSERT_NE(cpu, nullptr);
+    EXPECT_EQ(fdt32_to_cpu(*cpu), fdt_get_phandle(blob.data(), cpu_node));
+  }
+  // Without a base, no trace units.
+  const std::vector<uint8_t> none = build_fdt(example());
+  EXPECT_LT(fdt_path_offset(none.data(), "/soc/ete@11000000"), 0);
+}
+
 TEST_F(FdtTest, Chosen) {
   EXPECT_EQ(strs("/chosen", "bootargs"), S{"console=ttyS0 earlycon=sbi"});
   EXPECT_EQ(strs("/chosen", "stdout-path"), S{"/soc/serial@10000000"});

@@ -1,0 +1,92 @@
+// System mode: the Snitch cluster machine, `brisk system -M snitch --kernel PROG.elf`
+// (docs/snitch.md, "The -M snitch machine"): 9 harts in the 2024 memory map of the cluster, run
+// one instruction at a time in cycle order through the timing model (devices/snitch/cluster.h),
+// whose counters the peripheral block shows.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "devices/clint.h"
+#include "devices/snitch/cluster.h"
+#include "devices/snitch_periph.h"
+#include "runtime/bus.h"
+#include "runtime/interp.h"
+#include "runtime/mmu.h"
+#include "runtime/run_limits.h"
+#include "runtime/system_image.h"
+#include "runtime/virt_machine.h"
+
+namespace brisk {
+
+// The harts' ISA when --cpu is not given. The one XLEN-specific choice of the machine: Snitch
+// cores are RV32IMAFD; brisk's harts are RV64 until RV32 harts exist.
+constexpr const char* kSnitchCpu = "rv64,c=off,sstc=off";
+
+class SnitchMachine final : public InterruptSink {
+ public:
+  static constexpr unsigned kHarts = 9;  // 0-7 compute cores, 8 the DMA core
+  static constexpr uint64_t kPeriphBase = 0x10020000;
+  static constexpr uint64_t kZeroMemBase = 0x10030000;
+  static constexpr uint64_t kZeroMemSize = 0x10000;
+  static constexpr uint64_t kDramBase = 0x80000000;
+  static constexpr uint64_t kClintBase = 0xffff0000;
+
+  // Builds the machine and loads opt.kernel. Throws brisk::Error on bad input or options that
+  // are not the machine's.
+  explicit SnitchMachine(const SystemOptions& opt);
+  ~SnitchMachine() override;
+  SystemResult run();
+
+  // InterruptSink: the CLINT's and the peripheral block's lines.
+  void set_mip(unsigned hart, unsigned bit, bool level) override;
+
+ private:
+  class Sram;
+  class ZeroMemory;
+  class ClusterMemory;
+  class CycleClock;
+
+  void load_program();
+  // Runs one instruction of `hart` (or takes its interrupt or exception) and tells the model.
+  void step(unsigned hart);
+  // snitch_facts(in) for the instruction at pc, from a cache like the interpreter's decode cache.
+  const snitch::InsnFacts& facts_of(uint64_t pc, const Insn& in);
+  bool wake_condition(const Hart& h) const { return (h.csr.mip_effective() & h.csr.mie) != 0; }
+  // Every hart waits: moves time to the next timer interrupt, or ends a deadlock.
+  void idle();
+  // Serves a request in tohost (the store to it just retired).
+  void poll_htif();
+  void stop(int code);
+  uint64_t retired() const;
+
+  SystemOptions opt_;
+  Bus bus_;
+  std::unique_ptr<Sram> tcdm_;
+  std::unique_ptr<ZeroMemory> zero_;
+  std::unique_ptr<ClusterMemory> cluster_memory_;
+  std::unique_ptr<snitch::Cluster> cluster_;
+  std::unique_ptr<CycleClock> clock_;
+  std::vector<std::unique_ptr<Hart>> harts_;
+  std::vector<TrapRepeats> traps_;
+  RunLimiter limiter_{opt_.limits};  // after harts_: its timer signal touches them
+  std::unique_ptr<SystemMemory> mem_;
+  std::unique_ptr<Clint> clint_;
+  std::unique_ptr<SnitchPeriph> periph_;
+  Interpreter interp_;
+  std::optional<Htif> htif_;
+  uint64_t tohost_ = ~0ull;
+  uint64_t next_timer_ = 0;  // the mtime from which the CLINT must be polled
+  struct FactsEntry {
+    uint64_t pc = ~0ull;
+    uint32_t raw = 0;
+    snitch::InsnFacts facts;
+  };
+  std::array<FactsEntry, 4096> facts_;
+  bool stopped_ = false;
+  int exit_code_ = 0;
+};
+
+}  // namespace brisk

@@ -1,0 +1,82 @@
+/* Sdtrig helpers for the trigger_* tests: the trigger CSRs, mcontrol6 fields (hwbp_registers.xml),
+ * and xt_fn, a function whose instructions the execute tests put triggers on. */
+#ifndef BARE_TRIGGER_H
+#define BARE_TRIGGER_H
+
+#include <stdint.h>
+
+#include "bare.h"
+
+#define NTRIGGERS 4
+
+#define TYPE(t) ((uint64_t)(t) << 60)
+#define TDATA1_DISABLED TYPE(15)
+#define DMODE (1ul << 59)
+#define MC6_UNCERTAIN (1ul << 26)
+#define MC6_HIT1 (1ul << 25)
+#define MC6_VS (1ul << 24)
+#define MC6_VU (1ul << 23)
+#define MC6_HIT0 (1ul << 22)
+#define MC6_SELECT (1ul << 21)
+#define MC6_SIZE(n) ((uint64_t)(n) << 16)
+#define MC6_ACTION(n) ((uint64_t)(n) << 12)
+#define MC6_CHAIN (1ul << 11)
+#define MC6_MATCH(n) ((uint64_t)(n) << 7)
+#define MC6_M (1ul << 6)
+#define MC6_UNCERTAINEN (1ul << 5)
+#define MC6_S (1ul << 4)
+#define MC6_U (1ul << 3)
+#define MC6_EXECUTE (1ul << 2)
+#define MC6_STORE (1ul << 1)
+#define MC6_LOAD (1ul << 0)
+#define MC6 TYPE(6)
+
+#define MATCH_EQ 0
+#define MATCH_NAPOT 1
+#define MATCH_GE 2
+#define MATCH_LT 3
+#define MATCH_MASK_LOW 4
+#define MATCH_MASK_HIGH 5
+#define MATCH_NOT_EQ 8
+#define MATCH_NOT_NAPOT 9
+#define MATCH_NOT_MASK_LOW 12
+#define MATCH_NOT_MASK_HIGH 13
+
+#define SIZE_ANY 0
+#define SIZE_8 1
+#define SIZE_16 2
+#define SIZE_32 3
+#define SIZE_64 5
+
+/* Sets trigger n the way the spec says a debugger must (tdata1 = 0 first), and returns what tdata1
+ * reads back. */
+static inline uint64_t trig_set(unsigned n, uint64_t tdata1, uint64_t tdata2) {
+  csr_write(tselect, n);
+  csr_write(tdata1, 0);
+  csr_write(tdata2, tdata2);
+  csr_write(tdata1, tdata1);
+  return csr_read(tdata1);
+}
+static inline uint64_t trig_tdata1(unsigned n) {
+  csr_write(tselect, n);
+  return csr_read(tdata1);
+}
+static inline void trig_clear_all(void) {
+  for (unsigned n = 0; n < NTRIGGERS; n++) {
+    csr_write(tselect, n);
+    csr_write(tdata1, 0);
+  }
+}
+
+/* xt_fn(a) returns a + 15, one addi per bit (32-bit encodings, 32-byte aligned): an execute
+ * breakpoint that record_m steps over takes that bit away. xc_fn(a) is the same with c.addi,
+ * returning a + 3. */
+uint64_t xt_fn(uint64_t a);
+uint64_t xc_fn(uint64_t a);
+extern char xt_1[], xt_2[], xt_3[], xt_ret[], xc_1[];
+__asm__(".text\n.option push\n.option norvc\n.balign 32\n.globl xt_fn, xt_1, xt_2, xt_3, xt_ret\n"
+        "xt_fn: addi a0, a0, 1\nxt_1: addi a0, a0, 2\nxt_2: addi a0, a0, 4\nxt_3: addi a0, a0, 8\nxt_ret: ret\n"
+        ".option rvc\n.balign 4\n.globl xc_fn, xc_1\nxc_fn: c.addi a0, 1\nxc_1: c.addi a0, 2\nc.jr ra\n"
+        ".option pop\n");
+
+#endif

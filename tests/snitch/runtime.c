@@ -1,0 +1,68 @@
+/* Console, exit and trap entry of the Snitch cluster tests (see snitch.h). */
+#include "snitch.h"
+
+#ifndef TEST_NAME
+#error "compile with -DTEST_NAME=\"name\""
+#endif
+
+/* HTIF's mailbox, alone in its section (link.ld): brisk finds it by the symbol. */
+volatile uint64_t tohost __attribute__((section(".tohost"), aligned(64)));
+volatile trap_fn trap_handler;
+
+static void htif_putc(char c) {
+  while (tohost) {
+  }
+  tohost = 1ul << 56 | 1ul << 48 | (uint8_t)c;
+}
+
+void putstr(const char *s) {
+  while (*s) htif_putc(*s++);
+}
+
+static void puthex(uint64_t v) {
+  char buf[19];
+  int n = 0, shift = 60;
+  buf[n++] = '0';
+  buf[n++] = 'x';
+  while (shift > 0 && ((v >> shift) & 0xf) == 0) shift -= 4;
+  for (; shift >= 0; shift -= 4) buf[n++] = "0123456789abcdef"[(v >> shift) & 0xf];
+  buf[n] = 0;
+  putstr(buf);
+}
+
+void snitch_exit(int code) {
+  if (code == 0) putstr("PASS " TEST_NAME "\n");
+  while (tohost) {
+  }
+  tohost = (uint64_t)code << 1 | 1;
+  for (;;) {
+  }
+}
+
+/* CHECK's report: "FAIL <test>: hart <h> check <line>: expected 0x.. got 0x..", then status 1. */
+void bare_fail(uint64_t line, uint64_t expected, uint64_t got) {
+  putstr("FAIL " TEST_NAME ": hart ");
+  puthex(csr_read(mhartid));
+  putstr(" check ");
+  puthex(line);
+  putstr(": expected ");
+  puthex(expected);
+  putstr(" got ");
+  puthex(got);
+  putstr("\n");
+  snitch_exit(1);
+}
+
+/* GCC saves what the handler uses and returns with mret. */
+__attribute__((interrupt("machine"), aligned(4))) void trap_entry(void) {
+  const uint64_t cause = csr_read(mcause), epc = csr_read(mepc);
+  if (!trap_handler) {
+    putstr("FAIL " TEST_NAME ": unexpected trap, mcause ");
+    puthex(cause);
+    putstr(" mepc ");
+    puthex(epc);
+    putstr("\n");
+    snitch_exit(1);
+  }
+  csr_write(mepc, trap_handler(cause, epc));
+}

@@ -1,0 +1,145 @@
+// Programming the ETE trace unit from the host (devices/ete_config.h): register files and Linux's
+// AutoFDO strobing, run through the unit's resource logic.
+#include "devices/ete_config.h"
+#include "devices/ete_packets.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "runtime/error.h"
+
+namespace brisk::ete {
+namespace {
+
+TEST(EteConfig, RegisterNames) {
+  EXPECT_EQ(register_offset("TRCCONFIGR"), 0x010);
+  EXPECT_EQ(register_offset("TRCEVENTCTL1R"), 0x024);
+  EXPECT_EQ(register_offset("TRCRSCTLR2"), 0x208);
+  EXPECT_EQ(register_offset("TRCRSCTLR31"), 0x27c);
+  EXPECT_EQ(register_offset("TRCACVR15"), 0x478);
+  EXPECT_EQ(register_offset("TRCVMIDCCTLR1"), 0x68c);
+  EXPECT_EQ(register_offset("TRCSEQEVR2"), 0x108);
+  for (const char* bad : {"TRCRSCTLR1", "TRCRSCTLR32", "TRCSEQEVR3", "TRCPRGCTLR", "TRCIDR0", "TRCACVR", "trcconfigr"})
+    EXPECT_EQ(register_offset(bad), -1) << bad;
+}
+
+TEST(EteConfig, ParseConfig) {
+  const auto w = parse_config("# ViewInst everywhere\n TRCVICTLR = 0x201\n\nTRCACVR3=0xffffffff80001000 # a range\n"
+                              "TRCCNTRLDVR0 = 100\n",
+                              "cfg");
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_EQ(w[0].offset, TRCVICTLR);
+  EXPECT_EQ(w[0].value, 0x201u);
+  EXPECT_EQ(w[1].offset, TRCACVR0 + 24);
+  EXPECT_EQ(w[1].value, 0xffffffff80001000u);
+  EXPECT_EQ(w[2].value, 100u);
+  auto message = [](const char* text) {
+    try {
+      parse_config(text, "cfg");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("TRCVICTLR = 1\nTRCFOO = 1\n"), "cfg:2: 'TRCFOO' is no programmable ETE register");
+  EXPECT_EQ(message("TRCVICTLR 1\n"), "cfg:1: 'TRCVICTLR 1' is not NAME = VALUE");
+  EXPECT_EQ(message("TRCVICTLR = 0x100000000\n"), "cfg:1: TRCVICTLR = '0x100000000' is not a 32-bit number");
+  EXPECT_EQ(message("TRCACVR0 = 12z\n"), "cfg:1: TRCACVR0 = '12z' is not a 64-bit number");
+  EXPECT_THROW(autofdo_config(0, 10), Error);
+  EXPECT_THROW(autofdo_config(10, 0x10000), Error);
+}
+
+TEST(EteConfig, ProgramWritesInLinuxOrderAndEnables) {
+  EteUnit unit(0, Sizes{});
+  program(unit, parse_config("TRCCONFIGR = 0x40\nTRCACVR1 = 0x123456789\n", "cfg"));
+  EXPECT_TRUE(unit.enabled());
+  EXPECT_EQ(unit.register_value(TRCCONFIGR), 0x40u);
+  EXPECT_EQ(unit.register_value(TRCACVR0 + 8), 0x23456789u);
+  EXPECT_EQ(unit.register_value(TRCACVR0 + 12), 0x1u);
+  EXPECT_EQ(unit.register_value(TRCOSLSR), 0x8u);  // unlocked
+}
+
+// Window W, period P: counter 0 counts W..0 and reloads (W + 1 cycles), counter 1 counts those
+// down from P, and trace is on while counter 1 is zero: W + 1 of every (W + 1) x (P + 1) cycles.
+TEST(EteConfig, AutofdoStrobing) {
+  EteUnit unit(0, Sizes{});
+  program(unit, autofdo_config(4, 3));
+  std::vector<int> traced;
+  for (int t = 1; t <= 100; t++) {
+    Retired r;
+    r.pc = 0x80000000 + 4 * t;
+    r.next_pc = r.pc + 4;
+    unit.on_retired(r);
+    if (unit.tracing()) traced.push_back(t);
+  }
+  const std::vector<int> expect = {16, 17, 18, 19, 20, 36, 37, 38, 39, 40, 56, 57, 58,
+                                   59, 60, 76, 77, 78, 79, 80, 96, 97, 98, 99, 100};
+  EXPECT_EQ(traced, expect);
+  EXPECT_EQ(unit.register_value(TRCSEQSTR), 1u);  // SEQEVR0.F fired at the first window's end
+}
+
+
+// Quiet runs (EteUnit::quiet_steps, advance_quiet) leave the unit exactly as stepping through
+// each instruction does, and its stream too, under AutoFDO strobing and under a configuration
+// with chained counters, the sequencer and an address range.
+TEST(EteQuiet, QuietRunsMatchStepByStep) {
+  const std::vector<RegisterWrite> configs[] = {
+      autofdo_config(7, 3),
+      parse_config("TRCACVR0 = 0x80000000\nTRCACVR1 = 0x80000100\n"
+                   "TRCRSCTLR2 = 0x20001\nTRCRSCTLR3 = 0x50001\nTRCRSCTLR4 = 0x20040\n"
+                   "TRCCNTRLDVR0 = 5\nTRCCNTVR0 = 9\nTRCCNTCTLR0 = 0x10003\n"  // count in range 0, RLDSELF
+                   "TRCCNTRLDVR1 = 2\nTRCCNTVR1 = 2\nTRCCNTCTLR1 = 0x20000\n"  // CNTCHAIN
+                   "TRCSEQEVR0 = 0x02\nTRCSEQEVR1 = 0x02\nTRCSEQRSTEVR = 0x04\n"
+                   "TRCVICTLR = 0x203\nTRCCONFIGR = 0x10\nTRCCCCTLR = 4\n",  // with cycle counts
+                   "test"),
+  };
+  for (const auto& config : configs) {
+    PacketEncoder ref_stream, fast_stream;
+    EteUnit ref(0, Sizes{}, &ref_stream), fast(0, Sizes{}, &fast_stream);
+    program(ref, config);
+    program(fast, config);
+    uint64_t shortcuts = 0, quiet_branches = 0, t = 0;
+    while (t < 2000) {
+      Retired r;
+      // Runs of plain instructions inside and outside range 0, and a branch every 50.
+      r.pc = (t / 300) % 2 ? 0x80000400 : 0x80000010;
+      r.next_pc = r.pc + 4;
+      if (t % 50 == 49) {  // a branch: inside a quiet run when it is one
+        r.kind = Retired::Branch;
+        r.taken = true;
+        ref.on_retired(r);
+        if (fast.quiet_steps(r, 1) == 1) {
+          fast.advance_quiet(r, 1);
+          fast.quiet_branch(r);
+          quiet_branches++;
+        } else {
+          fast.on_retired(r);
+        }
+        t++;
+        continue;
+      }
+      const uint64_t q = fast.quiet_steps(r, 49 - t % 50);
+      if (q == 0) {
+        ref.on_retired(r);
+        fast.on_retired(r);
+        t++;
+        continue;
+      }
+      shortcuts += q > 1;
+      fast.advance_quiet(r, q);
+      for (uint64_t i = 0; i < q; i++) ref.on_retired(r);
+      t += q;
+      for (uint64_t off : {TRCCNTVR0, TRCCNTVR0 + 4, TRCSEQSTR, TRCVICTLR})
+        ASSERT_EQ(fast.register_value(off), ref.register_value(off)) << "offset " << off << " at " << t;
+      ASSERT_EQ(fast.tracing(), ref.tracing()) << t;
+    }
+    EXPECT_GT(shortcuts, 20u);
+    EXPECT_GT(quiet_branches, 5u);
+    EXPECT_EQ(fast_stream.bytes(), ref_stream.bytes());
+    EXPECT_GT(ref_stream.bytes().size(), 40u);  // the configuration traced something
+  }
+}
+
+}  // namespace
+}  // namespace brisk::ete
