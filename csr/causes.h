@@ -28,6 +28,7 @@ constexpr uint64_t kVirtualInstruction = 22;
 constexpr uint64_t kStoreAmoGuestPageFault = 23;
 
 constexpr uint64_t kInterruptBit = 1ull << 63;
+constexpr uint64_t kInterruptBit32 = 1ull << 31;  // RV32's
 
 const char* name(uint64_t cause);
 

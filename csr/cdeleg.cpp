@@ -25,11 +25,16 @@ bool implemented(const IsaConfig& isa, unsigned i, unsigned ireg) {
   return isa.has(ireg == 1 ? Ext::Zicntr : Ext::Smcntrpmf);
 }
 
+// sireg and sireg2 (ireg 1, 2) are the counter and its configuration; on RV32 sireg4 and sireg5
+// are their bits 63:32 (Table "Indirect HPM State Mappings"), and sireg and sireg2 their low halves.
+// The rest are unused.
+unsigned low_ireg(const Hart& h, unsigned ireg) { return h.rv32 && (ireg == 4 || ireg == 5) ? ireg - 3 : ireg; }
+
 Status counter_check(Hart& h, const Insn& insn, uint64_t select, unsigned ireg, bool, bool virt) {
   // VS-mode: the hypervisor emulates a vPMU, guest counters are never hardware-delegated.
   if (virt) return cde(h) ? virtual_instruction(h, insn) : h.illegal(insn);
   const unsigned i = static_cast<unsigned>(select - kCounterSelect);
-  // sireg3/sireg6 are unused; sireg4/sireg5 are RV32's high halves, and brisk is RV64 only.
+  ireg = low_ireg(h, ireg);
   if (!((delegated(h) >> i) & 1) || (ireg != 1 && ireg != 2) || !implemented(h.csr.isa, i, ireg))
     return h.illegal(insn);
   return Status::Next;
@@ -38,12 +43,18 @@ Status counter_check(Hart& h, const Insn& insn, uint64_t select, unsigned ireg, 
 // sireg2 is the counter's configuration with MINH, M-mode's own filter, read-only zero.
 uint64_t counter_read(Hart& h, uint64_t select, unsigned ireg) {
   const unsigned i = static_cast<unsigned>(select - kCounterSelect);
-  return ireg == 1 ? pmu::counter(h, i) : pmu::config(h, i) & ~pmu::EVENT_MINH;
+  const uint64_t v = low_ireg(h, ireg) == 1 ? pmu::counter(h, i) : pmu::config(h, i) & ~pmu::EVENT_MINH;
+  return ireg > 3 ? v >> 32 : v;
 }
 
 void counter_write(Hart& h, uint64_t select, unsigned ireg, uint64_t v) {
   const unsigned i = static_cast<unsigned>(select - kCounterSelect);
-  if (ireg == 1)
+  const bool counter = low_ireg(h, ireg) == 1;
+  if (h.rv32) {  // one half of the register; the other stays
+    const uint64_t old = counter ? pmu::counter(h, i) : pmu::config(h, i);
+    v = ireg > 3 ? (old & 0xffffffff) | v << 32 : (old & ~0xffffffffull) | (v & 0xffffffff);
+  }
+  if (counter)
     pmu::set_counter(h, i, v);
   else
     pmu::set_config(h, i, (v & ~pmu::EVENT_MINH) | (pmu::config(h, i) & pmu::EVENT_MINH));

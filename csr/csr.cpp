@@ -25,9 +25,12 @@ constexpr uint64_t kMedelegWritable = 0xb3ff;  // every exception but ecall from
 // Interrupt-relevant state changed: the exec loop must look at pending interrupts before the next block.
 void interrupts_changed(Hart& h) { h.request_exit(); }
 
-uint64_t with_sd(uint64_t s) {
-  s |= XLEN_64 << 32 | XLEN_64 << 34;
-  if ((s & MSTATUS_FS) == MSTATUS_FS_DIRTY) s |= MSTATUS_SD;
+// UXL and SXL (RV64 only: RV32's mstatus has neither) and SD, bit XLEN-1.
+uint64_t mstatus_xl(const Hart& h) { return h.rv32 ? 0 : XLEN_64 << 32 | XLEN_64 << 34; }
+uint64_t sd_bit(const Hart& h) { return h.rv32 ? MSTATUS32_SD : MSTATUS_SD; }
+uint64_t with_sd(const Hart& h, uint64_t s) {
+  s |= mstatus_xl(h);
+  if ((s & MSTATUS_FS) == MSTATUS_FS_DIRTY) s |= sd_bit(h);
   return s;
 }
 
@@ -43,6 +46,8 @@ void write_mstatus(Hart& h, uint64_t v, uint64_t mask) {
 }
 
 Status illegal(Hart& h, const Insn& i) { return h.illegal(i); }
+
+Status check_rv32(Hart& h, const Insn& i, bool) { return h.rv32 ? Status::Next : illegal(h, i); }
 
 // FP CSRs exist only with F, and trap while mstatus.FS is Off.
 Status check_fp(Hart& h, const Insn& i, bool) {
@@ -112,10 +117,11 @@ void define_machine(Table& t) {
   t[CSR_MIMPID] = {zero};
   t[CSR_MCONFIGPTR] = {zero};
   t[CSR_MHARTID] = {[](Hart& h, uint16_t) { return h.hartid; }};
-  t[CSR_MSTATUS] = {[](Hart& h, uint16_t) { return with_sd(h.csr.mstatus); },
+  t[CSR_MSTATUS] = {[](Hart& h, uint16_t) { return with_sd(h, h.csr.mstatus); },
                     [](Hart& h, uint16_t, uint64_t v) { write_mstatus(h, v, kMstatusWritable); }};
   t[CSR_MISA] = {[](Hart& h, uint16_t) {
-                   return MISA_MXL_64 | misa_letter('S') | misa_letter('U') | h.csr.isa.letters();
+                   return (h.rv32 ? MISA_MXL_32 : MISA_MXL_64) | misa_letter('S') | misa_letter('U') |
+                          h.csr.isa.letters();
                  },
                  [](Hart&, uint16_t, uint64_t) {}};  // WARL: the extensions are fixed at start-up
   t[CSR_MEDELEG] = {[](Hart& h, uint16_t) { return h.csr.medeleg; },
@@ -158,9 +164,11 @@ void define_machine(Table& t) {
                       interrupts_changed(h);
                     }};
   // PMP registers are accepted and read back, but not enforced (see README).
-  for (uint16_t n = CSR_PMPCFG0; n <= CSR_PMPCFG15; n += 2)  // odd pmpcfg registers are RV32-only
+  // RV64 packs eight entries in each even pmpcfg, RV32 four in every one: the odd ones are RV32's.
+  for (uint16_t n = CSR_PMPCFG0; n <= CSR_PMPCFG15; n++)
     t[n] = {[](Hart& h, uint16_t n) { return h.csr.pmpcfg[n - CSR_PMPCFG0]; },
-            [](Hart& h, uint16_t n, uint64_t v) { h.csr.pmpcfg[n - CSR_PMPCFG0] = v; }};
+            [](Hart& h, uint16_t n, uint64_t v) { h.csr.pmpcfg[n - CSR_PMPCFG0] = v; },
+            n % 2 ? check_rv32 : nullptr};
   for (uint16_t n = CSR_PMPADDR0; n <= CSR_PMPADDR63; n++)
     t[n] = {[](Hart& h, uint16_t n) { return h.csr.pmpaddr[n - CSR_PMPADDR0]; },
             [](Hart& h, uint16_t n, uint64_t v) { h.csr.pmpaddr[n - CSR_PMPADDR0] = v & ((1ull << 54) - 1); }};
@@ -168,7 +176,7 @@ void define_machine(Table& t) {
 }
 
 void define_supervisor(Table& t) {
-  t[CSR_SSTATUS] = {[](Hart& h, uint16_t) { return with_sd(h.csr.mstatus) & SSTATUS_MASK; },
+  t[CSR_SSTATUS] = {[](Hart& h, uint16_t) { return with_sd(h, h.csr.mstatus) & (SSTATUS_MASK | sd_bit(h)); },
                     [](Hart& h, uint16_t, uint64_t v) {
                       write_mstatus(h, v, kMstatusWritable & SSTATUS_MASK);
                     }};
@@ -202,10 +210,15 @@ void define_supervisor(Table& t) {
                     }};
   t[CSR_SATP] = {[](Hart& h, uint16_t) { return h.csr.satp; },
                  [](Hart& h, uint16_t, uint64_t v) {
-                   uint64_t mode = v >> SATP_MODE_SHIFT;
-                   if (mode != SATP_MODE_BARE && mode != SATP_MODE_SV39 && mode != SATP_MODE_SV48 &&
-                       mode != SATP_MODE_SV57)
-                     return;  // WARL: an unsupported mode leaves satp unchanged
+                   // WARL: an unsupported mode leaves satp unchanged
+                   if (h.rv32) {
+                     v &= 0xffffffff;  // Sv32 is RV32's one mode, and every ASID bit is kept
+                   } else {
+                     uint64_t mode = v >> SATP_MODE_SHIFT;
+                     if (mode != SATP_MODE_BARE && mode != SATP_MODE_SV39 && mode != SATP_MODE_SV48 &&
+                         mode != SATP_MODE_SV57)
+                       return;
+                   }
                    // Entries carry no ASID: another address space means starting afresh.
                    if (v != h.csr.satp) h.env->flush_tlb(h);
                    h.csr.satp = v;
@@ -241,11 +254,41 @@ const Table& table() {
   return t;
 }
 
+// RV32 (docs/architecture.md, "XLEN"): the register behind CSR `num`, which is `num` itself but
+// for the high-half CSRs (mstatush, cycleh, ...), whose register is the 64-bit one they give bits
+// 63:32 of. `halves` says whether the register has such a high half: its low CSR then leaves bits
+// 63:32 alone on a write, where every other CSR of an RV32 hart holds XLEN bits.
+uint16_t rv32_register(uint16_t num, bool& high, bool& halves) {
+  struct Pair {
+    uint16_t low, high, count;
+  };
+  static constexpr Pair kPairs[] = {
+      {CSR_MSTATUS, CSR_MSTATUSH, 1},
+      {CSR_MEDELEG, CSR_MEDELEGH, 1},
+      {CSR_MENVCFG, CSR_MENVCFGH, 1},
+      {CSR_MSTATEEN0, CSR_MSTATEEN0H, CSR_MSTATEEN3H - CSR_MSTATEEN0H + 1},
+      {CSR_STIMECMP, CSR_STIMECMPH, 1},
+      {CSR_CYCLE, CSR_CYCLEH, CSR_HPMCOUNTER31H - CSR_CYCLEH + 1},
+      {CSR_MCYCLE, CSR_MCYCLEH, CSR_MHPMCOUNTER31H - CSR_MCYCLEH + 1},
+      {CSR_MCYCLECFG, CSR_MCYCLECFGH, CSR_MHPMEVENT31H - CSR_MCYCLECFGH + 1},  // and minstretcfg, mhpmevent3..31
+  };
+  for (const Pair& p : kPairs) {
+    if (num >= p.high && num < p.high + p.count) {
+      high = halves = true;
+      return static_cast<uint16_t>(p.low + (num - p.high));
+    }
+    if (num >= p.low && num < p.low + p.count) halves = true;
+  }
+  return num;
+}
+
 }  // namespace
 
 Status access(Hart& h, const Insn& insn, CsrOp op, bool read, bool write, uint64_t src, uint64_t& old) {
-  uint16_t num = static_cast<uint16_t>(insn.imm);
-  const Def& d = table()[num];
+  const uint16_t num = static_cast<uint16_t>(insn.imm);
+  bool high = false, halves = false;
+  const uint16_t reg = h.rv32 ? rv32_register(num, high, halves) : num;
+  const Def& d = table()[reg];
   // Address bits 9:8 give the lowest privilege that may access the CSR, bits 11:10 = 3 mark it read-only.
   unsigned min_priv = (num >> 8) & 3;
   bool read_only = (num >> 10) == 3;
@@ -255,19 +298,23 @@ Status access(Hart& h, const Insn& insn, CsrOp op, bool read, bool write, uint64
     Status st = d.check(h, insn, write);
     if (st != Status::Next) return st;
   }
-  uint64_t value = (read || op != CsrOp::RW) ? d.read(h, num) : 0;
+  const uint64_t full = (read || op != CsrOp::RW || halves) ? d.read(h, reg) : 0;
+  // The XLEN bits this CSR is of its register.
+  auto part = [&](uint64_t v) { return !h.rv32 ? v : high ? v >> 32 : v & 0xffffffff; };
   if (write) {
-    const uint64_t base = op != CsrOp::RW && d.rmw_read ? d.rmw_read(h, num) : value;
+    const uint64_t base = part(op != CsrOp::RW && d.rmw_read ? d.rmw_read(h, reg) : full);
+    if (h.rv32) src &= 0xffffffff;
     uint64_t next = op == CsrOp::RW ? src : op == CsrOp::RS ? base | src : base & ~src;
-    d.write(h, num, next);
+    if (halves) next = high ? (full & 0xffffffff) | next << 32 : (full & ~0xffffffffull) | next;
+    d.write(h, reg, next);
   }
-  old = value;
+  old = part(full);
   return Status::Next;
 }
 
 void reset(Hart& h) {
   h.priv = Priv::M;
-  h.csr.mstatus = XLEN_64 << 32 | XLEN_64 << 34;
+  h.csr.mstatus = mstatus_xl(h);
   h.csr.mie = h.csr.mip = h.csr.mip_hw = 0;
   h.csr.medeleg = h.csr.mideleg = 0;
   h.csr.mcause = 0;
@@ -286,6 +333,7 @@ void reset(Hart& h) {
 
 void set_isa(Hart& h, const IsaConfig& isa) {
   h.csr.isa = isa;
+  h.rv32 = isa.rv32();
   h.ialign_mask = isa.has(Ext::C) ? 1 : 3;
   h.csr.ctr.depths = isa.ctr_depths;
   ctr::reset(h);

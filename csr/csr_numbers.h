@@ -96,6 +96,20 @@ constexpr uint16_t CSR_MHPMCOUNTER31 = 0xB1F;
 constexpr uint16_t CSR_MHPMEVENT3 = 0x323;
 constexpr uint16_t CSR_MHPMEVENT31 = 0x33F;
 
+// RV32 only: bits 63:32 of the 64-bit registers (csr.cpp, rv32_register)
+constexpr uint16_t CSR_MSTATUSH = 0x310;
+constexpr uint16_t CSR_MEDELEGH = 0x312;
+constexpr uint16_t CSR_MENVCFGH = 0x31A;
+constexpr uint16_t CSR_MSTATEEN0H = 0x31C;
+constexpr uint16_t CSR_MSTATEEN3H = 0x31F;
+constexpr uint16_t CSR_STIMECMPH = 0x15D;
+constexpr uint16_t CSR_CYCLEH = 0xC80;
+constexpr uint16_t CSR_HPMCOUNTER31H = 0xC9F;
+constexpr uint16_t CSR_MCYCLEH = 0xB80;
+constexpr uint16_t CSR_MHPMCOUNTER31H = 0xB9F;
+constexpr uint16_t CSR_MCYCLECFGH = 0x721;
+constexpr uint16_t CSR_MHPMEVENT31H = 0x73F;
+
 // Debug/trace trigger CSRs (Sdtrig, csr/trigger.cpp).
 constexpr uint16_t CSR_TSELECT = 0x7A0;
 constexpr uint16_t CSR_TDATA1 = 0x7A1;

@@ -324,7 +324,8 @@ uint64_t entry_read(Hart& h, uint64_t select, unsigned ireg) {
 }
 
 // The entry registers are MXLEN wide: were XLEN narrower, the written value would be zero-extended
-// (brisk is RV64 only, so XLEN = MXLEN and the value is stored as written).
+// (brisk's XLEN is always MXLEN, and an RV32 hart's CSR writes are 32 bits zero-extended already:
+// csr/csr.cpp, access).
 void entry_write(Hart& h, uint64_t select, unsigned ireg, uint64_t v) {
   ctr::sync_ring(h);
   ctr::State& c = h.csr.ctr;

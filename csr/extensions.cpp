@@ -48,7 +48,9 @@ void IsaConfig::apply(const std::string& spec) {
   while (std::getline(ss, item, ',')) {
     if (first) {
       first = false;
-      if (item != "rv64" && item != "max") throw Error("--cpu: unknown CPU model '{}' (brisk models rv64)", item);
+      if (item != "rv64" && item != "rv32" && item != "max")
+        throw Error("--cpu: unknown CPU model '{}' (brisk models rv64 and rv32)", item);
+      xlen = item == "rv32" ? 32 : 64;
       continue;
     }
     auto eq = item.find('=');
@@ -84,7 +86,7 @@ void IsaConfig::apply(const std::string& spec) {
 }
 
 std::string IsaConfig::isa_string() const {
-  std::string s = "rv64";
+  std::string s = rv32() ? "rv32" : "rv64";
   for (Ext e : {Ext::I, Ext::M, Ext::A, Ext::F, Ext::D, Ext::C})
     if (has(e)) s += ext_name(e);
   for (unsigned k = static_cast<unsigned>(Ext::C) + 1; k < static_cast<unsigned>(Ext::Count); k++)

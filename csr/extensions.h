@@ -56,6 +56,8 @@ struct IsaConfig {
   // The CTR depths sctrdepth.DEPTH accepts, bit DEPTH for 16 << DEPTH entries: `ctr-depths=16,32`
   // (all five, 16 to 256, by default).
   uint8_t ctr_depths = 0x1f;
+  // XLEN, 32 or 64: misa.MXL, fixed at start-up (docs/architecture.md, "XLEN").
+  unsigned xlen = 64;
   // The harts' ETE trace units (devices/ete.h): `ete-rspairs=N` and the other ete-* sizes.
   ete::Sizes ete;
   // The Snitch cluster's custom CSRs (csr/snitch.cpp) and mie's MCIP: the -M snitch machine's harts.
@@ -63,10 +65,11 @@ struct IsaConfig {
 
   IsaConfig() { on.set(); }  // everything brisk implements
   bool has(Ext e) const { return on.test(static_cast<size_t>(e)); }
-  // Applies a QEMU-style `rv64,zba=off,sstc=on,ctr-depths=16,256` string; throws brisk::Error
+  bool rv32() const { return xlen == 32; }
+  // Applies a QEMU-style `rv64,zba=off,sstc=on,ctr-depths=16,256` string (or `rv32,...`); throws brisk::Error
   // naming an unknown extension, a depth that is not one of CTR's, or a malformed item.
   void apply(const std::string& spec);
-  // "rv64imafdc_zicbom_..." for riscv,isa, and the riscv,isa-extensions list.
+  // "rv64imafdc_zicbom_..." (or "rv32...") for riscv,isa, and the riscv,isa-extensions list.
   std::string isa_string() const;
   // One bit per single-letter extension ('A' = bit 0): misa's Extensions field, and AT_HWCAP.
   uint64_t letters() const;

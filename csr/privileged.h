@@ -28,6 +28,7 @@ constexpr uint64_t MSTATUS_UXL = 3ull << 32;
 constexpr uint64_t MSTATUS_SXL = 3ull << 34;
 constexpr uint64_t MSTATUS_SD = 1ull << 63;
 constexpr uint64_t XLEN_64 = 2;  // UXL/SXL/MXL encoding of XLEN = 64
+constexpr uint64_t MSTATUS32_SD = 1ull << 31;  // RV32's mstatus has SD in bit 31 and no UXL/SXL
 
 constexpr uint64_t SSTATUS_MASK = MSTATUS_SIE | MSTATUS_SPIE | MSTATUS_UBE | MSTATUS_SPP | MSTATUS_VS |
                                   MSTATUS_FS | MSTATUS_XS | MSTATUS_SUM | MSTATUS_MXR | MSTATUS_UXL | MSTATUS_SD;
@@ -84,6 +85,10 @@ constexpr uint64_t SATP_MODE_SV57 = 10;
 constexpr unsigned SATP_ASID_SHIFT = 44;
 constexpr uint64_t SATP_ASID_MASK = 0xffffull << SATP_ASID_SHIFT;
 constexpr uint64_t SATP_PPN_MASK = (1ull << 44) - 1;
+// RV32's satp: MODE is bit 31 (1 = Sv32), ASID bits 30:22, PPN bits 21:0.
+constexpr unsigned SATP32_MODE_SHIFT = 31;
+constexpr uint64_t SATP32_MODE_SV32 = 1;
+constexpr uint64_t SATP32_PPN_MASK = (1ull << 22) - 1;
 
 // Page table entries
 constexpr uint64_t PTE_V = 1 << 0;
@@ -102,6 +107,7 @@ constexpr uint64_t PTE_RESERVED = ((1ull << 7) - 1) << 54;
 
 // misa
 constexpr uint64_t MISA_MXL_64 = 2ull << 62;
+constexpr uint64_t MISA_MXL_32 = 1ull << 30;
 constexpr uint64_t misa_letter(char c) { return 1ull << (c - 'A'); }
 
 }  // namespace brisk::csr

@@ -39,6 +39,8 @@ void take_trap(Hart& h, int irq) {
   const uint64_t tval = interrupt ? 0 : h.trap.tval;
   const uint64_t deleg = interrupt ? c.mideleg : c.medeleg;
   const uint64_t mcause = code | (interrupt ? cause::kInterruptBit : 0);
+  // xcause is XLEN bits wide: RV32's Interrupt bit is bit 31.
+  const uint64_t xcause = h.rv32 && interrupt ? code | cause::kInterruptBit32 : mcause;
   const unsigned from = static_cast<unsigned>(h.priv);
   const uint64_t epc = h.pc;
   h.reservation = ~0ull;
@@ -46,7 +48,7 @@ void take_trap(Hart& h, int irq) {
   pmu::leave_mode(h);
   h.request_exit();  // the mode changes what counts and what is translated
   if (h.priv != Priv::M && ((deleg >> code) & 1)) {
-    c.scause = mcause;
+    c.scause = xcause;
     c.sepc = h.pc;
     c.stval = tval;
     uint64_t s = c.mstatus;
@@ -56,7 +58,7 @@ void take_trap(Hart& h, int irq) {
     h.priv = Priv::S;
     h.pc = (c.stvec & ~TVEC_MODE) + ((interrupt && (c.stvec & TVEC_MODE) == TVEC_VECTORED) ? 4 * code : 0);
   } else {
-    c.mcause = mcause;
+    c.mcause = xcause;
     c.mepc = h.pc;
     c.mtval = tval;
     uint64_t s = c.mstatus;

@@ -49,11 +49,12 @@ CtrOp ctr_op(TransferType t, uint32_t m) {
 // value an auipc or lui just before it left in register known_reg (known_reg 0: none).
 void plan_insn(PlanInsn& p, const PlanConfig& cfg, bool last, unsigned known_reg, uint64_t known) {
   const Insn& i = p.insn;
+  auto guest_pc = [&](uint64_t pc) { return cfg.rv32 ? static_cast<uint32_t>(pc) : pc; };
   const uint16_t f = i.flags();
   p.events = static_events(i, cfg.count_events);
   if (f & kBranch) {
     p.exit = last ? Exit::Branch : Exit::Side;
-    p.target = p.pc + i.imm;
+    p.target = guest_pc(p.pc + i.imm);
     p.taken_traps = p.target & cfg.ialign_mask;
     p.not_taken_type = TransferType::NotTakenBranch;
     p.record_not_taken = ctr_op(p.not_taken_type, cfg.record_mask);
@@ -68,14 +69,14 @@ void plan_insn(PlanInsn& p, const PlanConfig& cfg, bool last, unsigned known_reg
   if (!last || !(f & kEnd)) return;
   p.exit = Exit::Helper;
   if (i.op == Op::JAL) {
-    p.target = p.pc + i.imm;
+    p.target = guest_pc(p.pc + i.imm);
     if (p.target & cfg.ialign_mask) return;  // raises instruction-address-misaligned
     p.exit = Exit::Direct;
   } else if (i.op == Op::JALR) {
     p.exit = Exit::Indirect;
     // auipc/lui + jalr through the same register (a far call or tail call): the exit can be chained.
     if (known_reg && known_reg == i.rs1) {
-      const uint64_t target = (known + i.imm) & ~uint64_t(1);
+      const uint64_t target = guest_pc((known + i.imm) & ~uint64_t(1));
       if (!(target & cfg.ialign_mask)) {
         p.exit = Exit::Direct;
         p.target = target;
@@ -128,7 +129,7 @@ bool plan_block(Hart& h, const PlanConfig& cfg, BlockPlan& out) {
     // Conditional branches do not end a block: their taken side is a side exit.
     if ((i.flags() & kEnd) && !(i.flags() & kBranch)) break;
   }
-  out.end_pc = pc;
+  out.end_pc = cfg.rv32 ? static_cast<uint32_t>(pc) : pc;
   unsigned known_reg = 0;
   uint64_t known = 0;
   for (size_t k = 0; k < out.insns.size(); k++) {

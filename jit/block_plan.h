@@ -23,6 +23,7 @@ struct PlanConfig {
   uint32_t count_events = 0;    // pmu::active_events (bit e: pmu::Event e)
   uint32_t record_mask = 0;     // ctr::record_mask: the transfer types CTR records
   uint8_t ialign_mask = 1;      // Hart::ialign_mask
+  bool rv32 = false;            // Hart::rv32: pcs wrap at 2^32, registers are sign-extended from bit 31
   // Sdtrig (csr/trigger.h): an execute trigger may fire in this mode, so the plan asks at which
   // instructions; a load or store trigger may, so memory accesses run their semantics, which check.
   bool exec_triggers = false;

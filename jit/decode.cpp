@@ -1,7 +1,9 @@
-// RV64GC (+ Zba, Zbb, Zbs, Zicond, Zicbom, Zicboz, Zihintpause) decoder.
+// RV64GC and RV32GC (+ Zba, Zbb, Zbs, Zicond, Zicbom, Zicboz, Zihintpause) decoder.
 // 32-bit encodings pick the op with a switch on the major opcode, then funct3/funct7; the operand fields
 // follow the conventions of opcodes.def, kept in one place (with_fields). Compressed encodings are expanded
 // to the op they stand for, with len = 2. The ops of extensions the hart lacks decode as ILLEGAL.
+// RV32 differs in a few encodings (rev8, zext.h, the compressed loads, stores and c.jal) and then
+// in the rv32_form of what was decoded (jit/opcodes.def).
 #include "jit/insn.h"
 
 #include "csr/ctr.h"
@@ -84,7 +86,7 @@ Insn illegal32(uint32_t raw) { return with_fields<Fmt::N>(Op::ILLEGAL, raw); }
 
 Op pick(bool dbl, Op s, Op d) { return dbl ? d : s; }
 
-Insn decode_op_imm(uint32_t raw) {
+Insn decode_op_imm(uint32_t raw, bool rv32) {
   const uint32_t f3 = bits(raw, 14, 12), rs2 = bits(raw, 24, 20);
   switch (f3) {
     case 0: return with_fields<Fmt::I>(Op::ADDI, raw);
@@ -121,7 +123,7 @@ Insn decode_op_imm(uint32_t raw) {
           if ((raw >> 20) == 0x287) return unary<Fmt::SH>(Op::ORC_B, raw);
           break;
         case 0x1a:
-          if ((raw >> 20) == 0x6b8) return unary<Fmt::SH>(Op::REV8, raw);
+          if ((raw >> 20) == (rv32 ? 0x698u : 0x6b8u)) return unary<Fmt::SH>(Op::REV8, raw);  // shamt = XLEN - 8
           break;
       }
       break;
@@ -168,8 +170,10 @@ Op op_amo(uint32_t raw) {
   return Op::ILLEGAL;
 }
 
-Op op_op(uint32_t raw) {
+Op op_op(uint32_t raw, bool rv32) {
   switch (key(raw >> 25, bits(raw, 14, 12))) {
+    case key(0x04, 4):  // pack with rs2 = x0 on RV32 (RV64's is packw); pack itself (Zbkb) is not implemented
+      return rv32 && bits(raw, 24, 20) == 0 ? Op::ZEXT_H : Op::ILLEGAL;
     case key(0x00, 0): return Op::ADD;
     case key(0x00, 1): return Op::SLL;
     case key(0x00, 2): return Op::SLT;
@@ -337,7 +341,7 @@ Insn decode_system(uint32_t raw) {
   return illegal32(raw);
 }
 
-Insn decode32(uint32_t raw) {
+Insn decode32(uint32_t raw, bool rv32) {
   const uint32_t f3 = bits(raw, 14, 12);
   switch (raw & 0x7f) {
     case 0x03: {
@@ -350,9 +354,9 @@ Insn decode32(uint32_t raw) {
       if (f3 == 3) return with_fields<Fmt::I>(Op::FLD, raw);
       break;
     case 0x0f: return decode_misc_mem(raw);
-    case 0x13: return decode_op_imm(raw);
+    case 0x13: return decode_op_imm(raw, rv32);
     case 0x17: return with_fields<Fmt::U>(Op::AUIPC, raw);
-    case 0x1b: return decode_op_imm_32(raw);
+    case 0x1b: return rv32 ? illegal32(raw) : decode_op_imm_32(raw);
     case 0x23: {
       static constexpr Op kStores[8] = {Op::SB,      Op::SH,      Op::SW,      Op::SD,
                                         Op::ILLEGAL, Op::ILLEGAL, Op::ILLEGAL, Op::ILLEGAL};
@@ -363,9 +367,9 @@ Insn decode32(uint32_t raw) {
       if (f3 == 3) return with_fields<Fmt::S>(Op::FSD, raw);
       break;
     case 0x2f: return with_fields<Fmt::A>(op_amo(raw), raw);
-    case 0x33: return with_fields<Fmt::R>(op_op(raw), raw);
+    case 0x33: return with_fields<Fmt::R>(op_op(raw, rv32), raw);
     case 0x37: return with_fields<Fmt::U>(Op::LUI, raw);
-    case 0x3b: return decode_op_32(raw);
+    case 0x3b: return rv32 ? illegal32(raw) : decode_op_32(raw);
     case 0x43:
     case 0x47:
     case 0x4b:
@@ -405,7 +409,14 @@ Insn compressed(Op op, uint32_t raw, unsigned rd, unsigned rs1, unsigned rs2, in
 
 Insn illegal16(uint32_t raw) { return compressed(Op::ILLEGAL, raw, 0, 0, 0, 0); }
 
-Insn decode16(uint32_t c) {
+// The offset of c.j and c.jal.
+int64_t c_j_offset(uint32_t c) {
+  return sext(bits(c, 12, 12) << 11 | bits(c, 11, 11) << 4 | bits(c, 10, 9) << 8 | bits(c, 8, 8) << 10 |
+                  bits(c, 7, 7) << 6 | bits(c, 6, 6) << 7 | bits(c, 5, 3) << 1 | bits(c, 2, 2) << 5,
+              12);
+}
+
+Insn decode16(uint32_t c, bool rv32) {
   constexpr unsigned kSp = 2, kRa = 1;
   const unsigned rd = bits(c, 11, 7), rs2 = bits(c, 6, 2);
   // The 3-bit register fields of the CIW/CL/CS/CA/CB forms name x8..x15 (or f8..f15).
@@ -416,6 +427,9 @@ Insn decode16(uint32_t c) {
   const uint32_t off_d = bits(c, 12, 10) << 3 | bits(c, 6, 5) << 6;
   const uint32_t off_w = bits(c, 12, 10) << 3 | bits(c, 6, 6) << 2 | bits(c, 5, 5) << 6;
   const uint32_t off_dsp = bits(c, 12, 12) << 5 | bits(c, 6, 5) << 3 | bits(c, 4, 2) << 6;
+  const uint32_t off_wsp = bits(c, 12, 12) << 5 | bits(c, 6, 4) << 2 | bits(c, 3, 2) << 6;
+  const uint32_t off_swsp = bits(c, 12, 9) << 2 | bits(c, 8, 7) << 6;
+  const uint32_t off_sdsp = bits(c, 12, 10) << 3 | bits(c, 9, 7) << 6;
 
   switch (bits(c, 1, 0) << 3 | bits(c, 15, 13)) {
     // Quadrant 0
@@ -427,14 +441,17 @@ Insn decode16(uint32_t c) {
     }
     case 0b00'001: return compressed(Op::FLD, c, rd_p, rs1_p, 0, off_d);
     case 0b00'010: return compressed(Op::LW, c, rd_p, rs1_p, 0, off_w);
-    case 0b00'011: return compressed(Op::LD, c, rd_p, rs1_p, 0, off_d);
+    case 0b00'011:  // c.flw on RV32
+      return rv32 ? compressed(Op::FLW, c, rd_p, rs1_p, 0, off_w) : compressed(Op::LD, c, rd_p, rs1_p, 0, off_d);
     case 0b00'101: return compressed(Op::FSD, c, 0, rs1_p, rd_p, off_d);
     case 0b00'110: return compressed(Op::SW, c, 0, rs1_p, rd_p, off_w);
-    case 0b00'111: return compressed(Op::SD, c, 0, rs1_p, rd_p, off_d);
+    case 0b00'111:  // c.fsw on RV32
+      return rv32 ? compressed(Op::FSW, c, 0, rs1_p, rd_p, off_w) : compressed(Op::SD, c, 0, rs1_p, rd_p, off_d);
 
     // Quadrant 1
     case 0b01'000: return compressed(Op::ADDI, c, rd, rd, 0, imm6);
     case 0b01'001:
+      if (rv32) return compressed(Op::JAL, c, kRa, 0, 0, c_j_offset(c));  // c.jal
       if (rd == 0) return illegal16(c);
       return compressed(Op::ADDIW, c, rd, rd, 0, imm6);
     case 0b01'010: return compressed(Op::ADDI, c, rd, 0, 0, imm6);
@@ -461,13 +478,7 @@ Insn decode16(uint32_t c) {
       if (op == Op::ILLEGAL) return illegal16(c);  // Zcb's c.mul and c.zext.* live here
       return compressed(op, c, rsd, rsd, rd_p, 0);
     }
-    case 0b01'101: {
-      const int64_t off = sext(bits(c, 12, 12) << 11 | bits(c, 11, 11) << 4 | bits(c, 10, 9) << 8 |
-                                   bits(c, 8, 8) << 10 | bits(c, 7, 7) << 6 | bits(c, 6, 6) << 7 |
-                                   bits(c, 5, 3) << 1 | bits(c, 2, 2) << 5,
-                               12);
-      return compressed(Op::JAL, c, 0, 0, 0, off);
-    }
+    case 0b01'101: return compressed(Op::JAL, c, 0, 0, 0, c_j_offset(c));
     case 0b01'110:
     case 0b01'111: {
       const int64_t off = sext(bits(c, 12, 12) << 8 | bits(c, 11, 10) << 3 | bits(c, 6, 5) << 6 |
@@ -481,9 +492,9 @@ Insn decode16(uint32_t c) {
     case 0b10'001: return compressed(Op::FLD, c, rd, kSp, 0, off_dsp);
     case 0b10'010:
       if (rd == 0) return illegal16(c);
-      return compressed(Op::LW, c, rd, kSp, 0,
-                        bits(c, 12, 12) << 5 | bits(c, 6, 4) << 2 | bits(c, 3, 2) << 6);
+      return compressed(Op::LW, c, rd, kSp, 0, off_wsp);
     case 0b10'011:
+      if (rv32) return compressed(Op::FLW, c, rd, kSp, 0, off_wsp);  // c.flwsp
       if (rd == 0) return illegal16(c);
       return compressed(Op::LD, c, rd, kSp, 0, off_dsp);
     case 0b10'100:
@@ -495,18 +506,52 @@ Insn decode16(uint32_t c) {
       if (rs2 != 0) return compressed(Op::ADD, c, rd, rd, rs2, 0);
       if (rd == 0) return compressed(Op::EBREAK, c, 0, 0, 0, 0);
       return compressed(Op::JALR, c, kRa, rd, 0, 0);  // c.jalr
-    case 0b10'101: return compressed(Op::FSD, c, 0, kSp, rs2, bits(c, 12, 10) << 3 | bits(c, 9, 7) << 6);
-    case 0b10'110: return compressed(Op::SW, c, 0, kSp, rs2, bits(c, 12, 9) << 2 | bits(c, 8, 7) << 6);
-    case 0b10'111: return compressed(Op::SD, c, 0, kSp, rs2, bits(c, 12, 10) << 3 | bits(c, 9, 7) << 6);
+    case 0b10'101: return compressed(Op::FSD, c, 0, kSp, rs2, off_sdsp);
+    case 0b10'110: return compressed(Op::SW, c, 0, kSp, rs2, off_swsp);
+    case 0b10'111:  // c.fswsp on RV32
+      return rv32 ? compressed(Op::FSW, c, 0, kSp, rs2, off_swsp) : compressed(Op::SD, c, 0, kSp, rs2, off_sdsp);
   }
   return illegal16(c);  // quadrant 0 funct3 = 100 (reserved, Zcb)
+}
+
+// What an RV32 hart runs for i (jit/opcodes.def): nothing for the RV64-only ops and the shifts by
+// 32 or more (shamt[5] = 1 is reserved, or custom for the compressed ones), the W op where it
+// computes the same as the RV32 op on sign-extended registers.
+Insn rv32_form(Insn i) {
+  if ((i.flags() & kRv64) || (op_info(i.op).fmt == Fmt::SH && (i.imm & 32))) return i.as_illegal();
+  switch (i.op) {
+    case Op::ADDI: i.op = Op::ADDIW; break;
+    case Op::SLLI: i.op = Op::SLLIW; break;
+    case Op::SRLI: i.op = Op::SRLIW; break;
+    case Op::SRAI: i.op = Op::SRAIW; break;
+    case Op::ADD: i.op = Op::ADDW; break;
+    case Op::SUB: i.op = Op::SUBW; break;
+    case Op::SLL: i.op = Op::SLLW; break;
+    case Op::SRL: i.op = Op::SRLW; break;
+    case Op::SRA: i.op = Op::SRAW; break;
+    case Op::MUL: i.op = Op::MULW; break;
+    case Op::DIV: i.op = Op::DIVW; break;
+    case Op::DIVU: i.op = Op::DIVUW; break;
+    case Op::REM: i.op = Op::REMW; break;
+    case Op::REMU: i.op = Op::REMUW; break;
+    case Op::CLZ: i.op = Op::CLZW; break;
+    case Op::CTZ: i.op = Op::CTZW; break;
+    case Op::CPOP: i.op = Op::CPOPW; break;
+    case Op::ROL: i.op = Op::ROLW; break;
+    case Op::ROR: i.op = Op::RORW; break;
+    case Op::RORI: i.op = Op::RORIW; break;
+    default: break;
+  }
+  return i;
 }
 
 }  // namespace
 
 Insn decode(uint32_t raw, const IsaConfig& isa) {
   const bool compressed = (raw & 3) != 3;
-  Insn i = compressed ? decode16(raw & 0xffff) : decode32(raw);
+  const bool rv32 = isa.rv32();
+  Insn i = compressed ? decode16(raw & 0xffff, rv32) : decode32(raw, rv32);
+  if (rv32) i = rv32_form(i);
   // The extension gate, in one place for every engine: c.fld needs C and D, fld only D.
   if (!isa.has(op_info(i.op).ext) || (compressed && !isa.has(Ext::C))) return i.as_illegal();
   return i;

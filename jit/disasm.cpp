@@ -78,11 +78,17 @@ std::string fence_set(unsigned set) {
   return s;
 }
 
+// RV32's add, sll, div, ... decode to the W op that computes them (jit/opcodes.def): the name is
+// the encoding's, which RV64's decoder gives (for RV64's own W ops, the same op).
+const char* mnemonic(const Insn& i) {
+  return op_info(i.flags() & kRv64 ? decode(i.raw, IsaConfig{}).op : i.op).mnemonic;
+}
+
 }  // namespace
 
 std::string disassemble(const Insn& i, uint64_t pc) {
   const OpInfo& info = op_info(i.op);
-  const char* m = info.mnemonic;
+  const char* m = mnemonic(i);
   const bool fp = info.flags & kFp;
   switch (info.fmt) {
     case Fmt::R:

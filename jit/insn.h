@@ -29,6 +29,7 @@ enum OpFlags : uint16_t {
   kFpArith = 1 << 6,
   kCsr = 1 << 7,
   kEnd = 1 << 8,
+  kRv64 = 1 << 9,
 };
 
 struct OpInfo {

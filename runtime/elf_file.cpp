@@ -44,8 +44,10 @@ ElfFile::ElfFile(const std::string& path, const char* what) : path_(path) {
   elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
   try {
     if (!elf_ || elf_kind(elf_) != ELF_K_ELF) throw Error("{} is not an ELF file", shown);
-    if (gelf_getclass(elf_) != ELFCLASS64)
-      throw Error("{} is a 32-bit ELF; brisk runs riscv64 (ELFCLASS64) programs", shown);
+    const int elf_class = gelf_getclass(elf_);
+    if (elf_class != ELFCLASS64 && elf_class != ELFCLASS32)
+      throw Error("{}: corrupt ELF: unknown ELF class {}", shown, elf_class);
+    xlen_ = elf_class == ELFCLASS32 ? 32 : 64;
     if (!gelf_getehdr(elf_, &eh_)) throw Error("{}: corrupt ELF header: {}", shown, elf_errmsg(-1));
     if (eh_.e_ident[EI_DATA] != ELFDATA2LSB) throw Error("{} is a big-endian ELF; RISC-V is little-endian", shown);
     if (eh_.e_machine != EM_RISCV)
@@ -53,10 +55,10 @@ ElfFile::ElfFile(const std::string& path, const char* what) : path_(path) {
     if (eh_.e_type != ET_EXEC && eh_.e_type != ET_DYN)
       throw Error("{} is not an executable (ELF type {})", shown, eh_.e_type);
     // libelf reads program headers at its own entry size: one of another size would be misread.
-    if (eh_.e_phentsize != sizeof(Elf64_Phdr))
-      throw Error("{}: corrupt ELF: e_phentsize is {}, not {}", shown, eh_.e_phentsize, sizeof(Elf64_Phdr));
-    if (eh_.e_phnum != PN_XNUM &&
-        (eh_.e_phoff > file_size || eh_.e_phnum > (file_size - eh_.e_phoff) / sizeof(Elf64_Phdr)))
+    const size_t phent = xlen_ == 32 ? sizeof(Elf32_Phdr) : sizeof(Elf64_Phdr);
+    if (eh_.e_phentsize != phent)
+      throw Error("{}: corrupt ELF: e_phentsize is {}, not {}", shown, eh_.e_phentsize, phent);
+    if (eh_.e_phnum != PN_XNUM && (eh_.e_phoff > file_size || eh_.e_phnum > (file_size - eh_.e_phoff) / phent))
       throw Error("{}: corrupt ELF: {} program headers at offset {:#x} run past the end of the file ({} bytes)", shown,
                   eh_.e_phnum, eh_.e_phoff, file_size);
     size_t phnum = 0;
@@ -68,8 +70,9 @@ ElfFile::ElfFile(const std::string& path, const char* what) : path_(path) {
       if (!gelf_getphdr(elf_, static_cast<int>(i), &ph_[i]))
         throw Error("{}: truncated or corrupt program header {}: {}", shown, i, elf_errmsg(-1));
     // The loaders rely on these: every PT_LOAD inside the file, its pages (rounded up) below 2^64 in
-    // both address spaces, and the segments in ascending, disjoint order (as the ELF spec requires).
-    constexpr uint64_t kTop = ~uint64_t(0) - kPage + 1;  // the last page: page_up would wrap past it
+    // both address spaces (2^32 for ELFCLASS32), and the segments in ascending, disjoint order (as
+    // the ELF spec requires).
+    const uint64_t top = (xlen_ == 32 ? uint64_t(UINT32_MAX) : ~uint64_t(0)) - kPage + 1;  // page_up would wrap past it
     const GElf_Phdr* prev = nullptr;
     for (size_t i = 0; i < phnum; i++) {
       const GElf_Phdr& p = ph_[i];
@@ -80,7 +83,7 @@ ElfFile::ElfFile(const std::string& path, const char* what) : path_(path) {
       if (p.p_offset > file_size || p.p_filesz > file_size - p.p_offset)
         throw Error("{} is truncated or corrupt: segment {} ({:#x} bytes at offset {:#x}) lies outside the file "
                     "({} bytes)", shown, i, p.p_filesz, p.p_offset, file_size);
-      if (p.p_vaddr > kTop || p.p_memsz > kTop - p.p_vaddr || p.p_paddr > kTop || p.p_memsz > kTop - p.p_paddr)
+      if (p.p_vaddr > top || p.p_memsz > top - p.p_vaddr || p.p_paddr > top || p.p_memsz > top - p.p_paddr)
         throw Error("{}: corrupt ELF: segment {} ({:#x} bytes at {:#x}) reaches the end of the address space", shown,
                     i, p.p_memsz, p.p_vaddr);
       if (prev && p.p_vaddr < prev->p_vaddr + prev->p_memsz)

@@ -1,5 +1,5 @@
-// A riscv64 ELF file, validated on opening (libelf): the loaders of user mode and system mode read
-// their segments and symbols through it.
+// A riscv64 or riscv32 ELF file, validated on opening (libelf): the loaders of user mode and system
+// mode read their segments and symbols through it.
 #pragma once
 
 #include <gelf.h>
@@ -15,8 +15,9 @@ namespace brisk {
 class ElfFile {
  public:
   // Throws brisk::Error naming the file (`what`: "program", "kernel", ...) when it is missing or not
-  // a regular file, not ELF, not 64-bit little-endian RISC-V, not an executable, has program headers
-  // or segments outside the file, or PT_LOAD segments that wrap, overlap or are out of order.
+  // a regular file, not ELF, not 32- or 64-bit little-endian RISC-V, not an executable, has program
+  // headers or segments outside the file, or PT_LOAD segments that wrap (at 2^32 for ELFCLASS32),
+  // overlap or are out of order.
   ElfFile(const std::string& path, const char* what);
   ~ElfFile();
   ElfFile(const ElfFile&) = delete;
@@ -28,6 +29,8 @@ class ElfFile {
 
   const std::string& path() const { return path_; }
   const GElf_Ehdr& header() const { return eh_; }
+  // 32 for ELFCLASS32 (an RV32 image), else 64.
+  unsigned xlen() const { return xlen_; }
   const std::vector<GElf_Phdr>& segments() const { return ph_; }
   // Copies n bytes at file offset `off` into dst; throws brisk::Error on a short read.
   void read(uint64_t off, void* dst, size_t n) const;
@@ -52,6 +55,7 @@ class ElfFile {
   int fd_ = -1;
   Elf* elf_ = nullptr;
   GElf_Ehdr eh_{};
+  unsigned xlen_ = 64;
   std::vector<GElf_Phdr> ph_;
 };
 

@@ -25,6 +25,9 @@ int segment_prot(uint32_t flags) {
 LoadedElf load_elf(GuestVm& vm, const std::string& path, bool interpreter) {
   const ElfFile f(path, interpreter ? "interpreter" : "program");
   const std::string shown = printable(path);
+  if (f.xlen() == 32)
+    throw Error("{} is a 32-bit (RV32) ELF; brisk run runs riscv64 programs (RV32 is for brisk system --cpu rv32)",
+                shown);
   const GElf_Ehdr& eh = f.header();
   const std::vector<GElf_Phdr>& ph = f.segments();
 

@@ -443,7 +443,7 @@ Status fcvt_d_s(Hart& h, const Insn& i) {
 template <class V>
 Status fload(Hart& h, const Insn& i) {
   V v;
-  if (!mem_load(h, h.x[i.rs1] + i.imm, v)) return Status::Trap;
+  if (!mem_load(h, xlen_addr(h, h.x[i.rs1] + i.imm), v)) return Status::Trap;
   if constexpr (std::is_same_v<V, uint32_t>)
     h.f[i.rd] = nan_box(v);
   else
@@ -455,7 +455,7 @@ Status fload(Hart& h, const Insn& i) {
 template <class V>
 Status fstore(Hart& h, const Insn& i) {
   // Stores transfer the register bits unchanged; fsw takes the low 32 bits without checking the boxing.
-  return mem_store(h, h.x[i.rs1] + i.imm, V(h.f[i.rs2])) ? Status::Next : Status::Trap;
+  return mem_store(h, xlen_addr(h, h.x[i.rs1] + i.imm), V(h.f[i.rs2])) ? Status::Next : Status::Trap;
 }
 
 }  // namespace

@@ -98,6 +98,9 @@ struct Hart {
   Priv priv = Priv::M;
   bool waiting = false;  // in WFI: the machine resumes it when an interrupt becomes pending
   uint8_t ialign_mask = 1;  // pc bits that must be zero: 1 with C (IALIGN=16), 3 without
+  // XLEN = 32 (docs/architecture.md, "XLEN"): x registers hold values sign-extended from bit 31,
+  // pc and addresses are zero-extended from bit 31. Fixed by csr::set_isa, with misa.MXL.
+  bool rv32 = false;
   uint64_t reservation = ~0ull;  // LR/SC reservation address; ~0 when none
   uint64_t reservation_value = 0;  // what LR loaded there: SC stores only if memory still holds it
   // The exec loop regains control before instret would pass this: the mechanism for exact events
@@ -134,6 +137,13 @@ struct Hart {
 };
 
 static_assert(std::is_trivially_copyable_v<Hart>);
+
+// An address or pc formed from a register value: its low XLEN bits.
+inline uint64_t xlen_addr(const Hart& h, uint64_t v) { return h.rv32 ? static_cast<uint32_t>(v) : v; }
+// A value written to an x register: its low XLEN bits, sign-extended.
+inline uint64_t xlen_value(const Hart& h, uint64_t v) {
+  return h.rv32 ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v))) : v;
+}
 
 // Copies what the interpreter and the JIT compute (registers, CSRs with the CTR buffer, counters) but
 // not the TLBs, which are caches.

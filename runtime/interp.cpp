@@ -82,7 +82,7 @@ Status Interpreter::execute(Hart& h, const Insn& in) {
   Status st = kSemantics[static_cast<unsigned>(in.op)](h, in);
   switch (st) {
     case Status::Next:
-      h.pc += in.len;
+      h.pc = xlen_addr(h, h.pc + in.len);
       h.instret++;
       break;
     case Status::Jump:

@@ -97,6 +97,7 @@ jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const 
   cfg.count_events = pmu::active_events(h, static_cast<unsigned>(h.priv));
   cfg.record_mask = ctr::record_mask(h);
   cfg.ialign_mask = h.ialign_mask;
+  cfg.rv32 = h.rv32;
   const uint32_t triggers = trigger::translation_key(h);
   cfg.exec_triggers = triggers & trigger::kKeyExecute;
   cfg.mem_triggers = triggers & trigger::kKeyMemory;

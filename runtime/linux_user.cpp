@@ -74,6 +74,7 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), main_(std::make_unique
   live_.push_back(main_.get());
   IsaConfig isa;
   isa.apply(opt_.cpu);
+  if (isa.rv32()) throw Error("--cpu {}: brisk run runs riscv64 programs (RV32 is for brisk system)", opt_.cpu);
   csr::set_isa(main_->hart, isa);
   cpu_set_t host_cpus;
   cpus_ = opt_.cpus                                                       ? opt_.cpus

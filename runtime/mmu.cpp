@@ -18,14 +18,31 @@ MmuIndex priv_index(unsigned priv) {
   return priv == static_cast<unsigned>(Priv::U) ? kMmuU : priv == static_cast<unsigned>(Priv::S) ? kMmuS : kMmuM;
 }
 
-unsigned levels_of(uint64_t mode) {
-  switch (mode) {
-    case SATP_MODE_SV39: return 3;
-    case SATP_MODE_SV48: return 4;
-    case SATP_MODE_SV57: return 5;
-    default: return 0;
+// The page-table format satp selects: Sv39/48/57 with 9-bit VPN fields and 8-byte PTEs, or RV32's
+// Sv32 with two 10-bit fields and 4-byte PTEs (whose 22-bit PPN makes 34-bit physical addresses).
+// levels = 0: no translation (Bare).
+struct Scheme {
+  unsigned levels = 0, vpn_bits = 9, pte_bytes = 8;
+  uint64_t root = 0;
+};
+
+Scheme scheme_of(const Hart& h) {
+  const uint64_t satp = h.csr.satp;
+  if (h.rv32) {
+    if ((satp >> SATP32_MODE_SHIFT) != SATP32_MODE_SV32) return {};
+    return {.levels = 2, .vpn_bits = 10, .pte_bytes = 4, .root = (satp & SATP32_PPN_MASK) << 12};
+  }
+  const uint64_t root = (satp & SATP_PPN_MASK) << 12;
+  switch (satp >> SATP_MODE_SHIFT) {
+    case SATP_MODE_SV39: return {.levels = 3, .root = root};
+    case SATP_MODE_SV48: return {.levels = 4, .root = root};
+    case SATP_MODE_SV57: return {.levels = 5, .root = root};
+    default: return {};
   }
 }
+
+// log2 of the size of a page at page-table level `level` (0: 4 KiB).
+unsigned page_shift(const Hart& h, unsigned level) { return 12 + (h.rv32 ? 10 : 9) * level; }
 
 }  // namespace
 
@@ -47,24 +64,24 @@ Status SystemMemory::fault(Hart& h, uint64_t va, Access a, bool page_fault) {
 bool SystemMemory::walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t& pa, unsigned& leaf_level,
                         bool count) {
   if (count) pmu::count(h, pmu::kPageWalks);
-  const uint64_t mode = h.csr.satp >> SATP_MODE_SHIFT;
-  const unsigned levels = levels_of(mode);
-  const unsigned va_bits = 12 + 9 * levels;
-  // The address must be the sign extension of its low va_bits bits.
-  if (static_cast<uint64_t>(static_cast<int64_t>(va << (64 - va_bits)) >> (64 - va_bits)) != va) {
+  const Scheme s = scheme_of(h);
+  const unsigned va_bits = 12 + s.vpn_bits * s.levels;
+  // The address must be the sign extension of its low va_bits bits (Sv32 uses all 32).
+  if (!h.rv32 && static_cast<uint64_t>(static_cast<int64_t>(va << (64 - va_bits)) >> (64 - va_bits)) != va) {
     fault(h, va, a, true);
     return false;
   }
-  uint64_t table = (h.csr.satp & SATP_PPN_MASK) << 12;
-  for (int level = static_cast<int>(levels) - 1; level >= 0; level--) {
-    const unsigned shift = 12 + 9 * static_cast<unsigned>(level);
-    const uint8_t* p = bus_.ram_ptr(table + ((va >> shift) & 0x1ff) * 8, 8);
+  uint64_t table = s.root;
+  for (int level = static_cast<int>(s.levels) - 1; level >= 0; level--) {
+    const unsigned shift = 12 + s.vpn_bits * static_cast<unsigned>(level);
+    const uint64_t index = (va >> shift) & ((1u << s.vpn_bits) - 1);
+    const uint8_t* p = bus_.ram_ptr(table + index * s.pte_bytes, s.pte_bytes);
     if (!p) {
       fault(h, va, a, false);
       return false;
     }
-    uint64_t pte;
-    std::memcpy(&pte, p, 8);
+    uint64_t pte = 0;  // an Sv32 PTE zero-extended: none of the bits above 31 are set
+    std::memcpy(&pte, p, s.pte_bytes);
     // No Svpbmt or Svnapot: their bits are reserved, like bits 60:54.
     if (!(pte & PTE_V) || (!(pte & PTE_R) && (pte & PTE_W)) || (pte & (PTE_RESERVED | PTE_PBMT | PTE_N))) break;
     const uint64_t ppn = (pte & PTE_PPN_MASK) >> PTE_PPN_SHIFT;
@@ -83,7 +100,7 @@ bool SystemMemory::walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t&
     } else if (pte & PTE_U) {  // S-mode touching a user page: data only, and only with SUM
       ok = ok && a != Access::Exec && (h.csr.mstatus & MSTATUS_SUM);
     }
-    const uint64_t super_mask = (1ull << (9 * static_cast<unsigned>(level))) - 1;
+    const uint64_t super_mask = (1ull << (s.vpn_bits * static_cast<unsigned>(level))) - 1;
     // Svade: a clear A, or a clear D on a write, is the OS's to handle.
     if (!ok || (ppn & super_mask) || !(pte & PTE_A) || (a == Access::Write && !(pte & PTE_D))) break;
     pa = ((ppn & ~super_mask) << 12) | (va & ((1ull << shift) - 1));
@@ -97,7 +114,7 @@ bool SystemMemory::walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t&
 bool SystemMemory::translate(Hart& h, uint64_t va, Access a, uint64_t& pa, unsigned& level, bool count) {
   const unsigned priv = a == Access::Exec ? static_cast<unsigned>(h.priv) : effective_data_priv(h);
   level = 0;
-  if (priv == static_cast<unsigned>(Priv::M) || (h.csr.satp >> SATP_MODE_SHIFT) == SATP_MODE_BARE) {
+  if (priv == static_cast<unsigned>(Priv::M) || scheme_of(h).levels == 0) {
     pa = va;
     return true;
   }
@@ -116,7 +133,7 @@ void SystemMemory::fill_tlb(Hart& h, uint64_t va, uint64_t pa, Access a, unsigne
   e.addend = reinterpret_cast<uint64_t>(host) - e.tag;
   t.level[static_cast<unsigned>(a)][k] = static_cast<uint8_t>(level);
   if (level) {
-    const uint64_t span = 1ull << (12 + 9 * level);
+    const uint64_t span = 1ull << page_shift(h, level);
     t.super_lo = std::min(t.super_lo, va & ~(span - 1));
     t.super_hi = std::max(t.super_hi, (va & ~(span - 1)) + span);
   }
@@ -277,7 +294,7 @@ void SystemMemory::flush_tlb(Hart& h, uint64_t va) {
         if (va < t.super_lo || va >= t.super_hi) continue;
         for (unsigned e = 0; e < Tlb::kSize; e++) {
           const unsigned level = t.level[a][e];
-          if (level && sets[a][e].tag != ~0ull && ((sets[a][e].tag ^ va) >> (12 + 9 * level)) == 0) {
+          if (level && sets[a][e].tag != ~0ull && ((sets[a][e].tag ^ va) >> page_shift(h, level)) == 0) {
             sets[a][e] = TlbEntry{};
             code_superpage |= a == static_cast<unsigned>(Access::Exec);
           }

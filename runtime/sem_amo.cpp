@@ -18,7 +18,7 @@ inline uint64_t sext(T v) {
 // AMOs must be naturally aligned; a misaligned one raises store/AMO address-misaligned.
 template <typename T, typename F>
 inline Status amo(Hart& h, const Insn& i, F op) {
-  uint64_t va = h.x[i.rs1];
+  const uint64_t va = xlen_addr(h, h.x[i.rs1]);
   if (!access_triggers(h, va, sizeof(T), trigger::kLoad | trigger::kStore)) return Status::Trap;
   if (va & (sizeof(T) - 1)) return h.raise(cause::kStoreAmoAddressMisaligned, va);
   auto* p = static_cast<T*>(mem_amo(h, va, sizeof(T)));
@@ -34,7 +34,7 @@ inline Status amo(Hart& h, const Insn& i, F op) {
 
 template <typename T>
 inline Status lr(Hart& h, const Insn& i) {
-  uint64_t va = h.x[i.rs1];
+  const uint64_t va = xlen_addr(h, h.x[i.rs1]);
   // Triggers come before the misaligned check (mem_load asks them again, as they let it pass).
   if (!access_triggers(h, va, sizeof(T), trigger::kLoad)) return Status::Trap;
   if (va & (sizeof(T) - 1)) return h.raise(cause::kLoadAddressMisaligned, va);
@@ -49,7 +49,7 @@ inline Status lr(Hart& h, const Insn& i) {
 // SC succeeds only on the address LR reserved; either way the reservation is gone afterwards.
 template <typename T>
 inline Status sc(Hart& h, const Insn& i) {
-  uint64_t va = h.x[i.rs1];
+  const uint64_t va = xlen_addr(h, h.x[i.rs1]);
   // Every SC is a store to triggers, a failing one too (which the spec leaves open).
   if (!access_triggers(h, va, sizeof(T), trigger::kStore)) return Status::Trap;
   if (va & (sizeof(T) - 1)) return h.raise(cause::kStoreAmoAddressMisaligned, va);

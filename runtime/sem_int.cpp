@@ -1,4 +1,5 @@
-// Semantics of the integer instructions: RV64I, M, Zba, Zbb, Zbs, Zicond, Zifencei, Zicsr, Zicbom/Zicboz.
+// Semantics of the integer instructions: RV64I and RV32I, M, Zba, Zbb, Zbs, Zicond, Zifencei, Zicsr,
+// Zicbom/Zicboz. RV32's own forms test h.rv32 (jit/opcodes.def).
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -24,6 +25,7 @@ inline Status write_rd(Hart& h, const Insn& i, uint64_t v) {
 
 // Control transfer to `target`, checking IALIGN (only reachable without C, where ialign_mask = 3).
 inline Status jump_to(Hart& h, uint64_t target) {
+  target = xlen_addr(h, target);
   if (target & h.ialign_mask) [[unlikely]]
     return h.raise(cause::kInstructionAddressMisaligned, target);
   h.pc = target;
@@ -37,7 +39,7 @@ inline Status branch(Hart& h, const Insn& i, bool taken) {
 template <typename T>
 inline Status load(Hart& h, const Insn& i) {
   T v;
-  if (!mem_load(h, rs1(h, i) + i.imm, v)) return Status::Trap;
+  if (!mem_load(h, xlen_addr(h, rs1(h, i) + i.imm), v)) return Status::Trap;
   // Sign- or zero-extends according to T.
   if constexpr (std::is_signed_v<T>)
     return write_rd(h, i, static_cast<uint64_t>(static_cast<int64_t>(v)));
@@ -47,7 +49,7 @@ inline Status load(Hart& h, const Insn& i) {
 
 template <typename T>
 inline Status store(Hart& h, const Insn& i) {
-  return mem_store(h, rs1(h, i) + i.imm, static_cast<T>(rs2(h, i))) ? Status::Next : Status::Trap;
+  return mem_store(h, xlen_addr(h, rs1(h, i) + i.imm), static_cast<T>(rs2(h, i))) ? Status::Next : Status::Trap;
 }
 
 // RISC-V division never traps: x/0 = all ones, x%0 = x, INT_MIN/-1 = INT_MIN, INT_MIN%-1 = 0.
@@ -79,7 +81,7 @@ Status csr_op(Hart& h, const Insn& i, csr::CsrOp op, bool read, bool write, uint
   uint64_t old = 0;
   Status st = csr::access(h, i, op, read, write, src, old);
   if (st != Status::Next) return st;
-  set_x(h, i.rd, old);
+  set_x(h, i.rd, xlen_value(h, old));
   return Status::Next;
 }
 
@@ -89,17 +91,17 @@ constexpr uint64_t kCacheBlock = 64;  // Zicbom/Zicboz block size, advertised as
 
 // --- RV64I ---
 Status sem_LUI(Hart& h, const Insn& i) { return write_rd(h, i, i.imm); }
-Status sem_AUIPC(Hart& h, const Insn& i) { return write_rd(h, i, h.pc + i.imm); }
+Status sem_AUIPC(Hart& h, const Insn& i) { return write_rd(h, i, xlen_value(h, h.pc + i.imm)); }
 
 Status sem_JAL(Hart& h, const Insn& i) {
-  uint64_t link = h.pc + i.len;
+  uint64_t link = xlen_value(h, h.pc + i.len);
   Status st = jump_to(h, h.pc + i.imm);
   if (st == Status::Jump) set_x(h, i.rd, link);
   return st;
 }
 
 Status sem_JALR(Hart& h, const Insn& i) {
-  uint64_t link = h.pc + i.len;
+  uint64_t link = xlen_value(h, h.pc + i.len);
   Status st = jump_to(h, (rs1(h, i) + i.imm) & ~1ull);
   if (st == Status::Jump) set_x(h, i.rd, link);
   return st;
@@ -194,14 +196,20 @@ Status sem_CSRRCI(Hart& h, const Insn& i) { return csr_op(h, i, csr::CsrOp::RC, 
 
 // --- M ---
 Status sem_MUL(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) * rs2(h, i)); }
+// RV32's products fit in 64 bits; their high half is bits 63:32.
+inline Status mulh32(Hart& h, const Insn& i, uint64_t product) { return write_rd(h, i, sext32(product >> 32)); }
+
 Status sem_MULH(Hart& h, const Insn& i) {
+  if (h.rv32) return mulh32(h, i, s(rs1(h, i)) * s(rs2(h, i)));
   return write_rd(h, i, static_cast<uint64_t>((static_cast<__int128>(s(rs1(h, i))) * s(rs2(h, i))) >> 64));
 }
 Status sem_MULHSU(Hart& h, const Insn& i) {
+  if (h.rv32) return mulh32(h, i, s(rs1(h, i)) * static_cast<int64_t>(static_cast<uint32_t>(rs2(h, i))));
   __int128 p = static_cast<__int128>(s(rs1(h, i))) * static_cast<__int128>(static_cast<unsigned __int128>(rs2(h, i)));
   return write_rd(h, i, static_cast<uint64_t>(p >> 64));
 }
 Status sem_MULHU(Hart& h, const Insn& i) {
+  if (h.rv32) return mulh32(h, i, uint64_t(static_cast<uint32_t>(rs1(h, i))) * static_cast<uint32_t>(rs2(h, i)));
   return write_rd(h, i, static_cast<uint64_t>((static_cast<unsigned __int128>(rs1(h, i)) * rs2(h, i)) >> 64));
 }
 Status sem_DIV(Hart& h, const Insn& i) { return write_rd(h, i, div_s(s(rs1(h, i)), s(rs2(h, i)))); }
@@ -224,9 +232,9 @@ Status sem_REMUW(Hart& h, const Insn& i) {
 
 // --- Zba ---
 Status sem_ADD_UW(Hart& h, const Insn& i) { return write_rd(h, i, static_cast<uint32_t>(rs1(h, i)) + rs2(h, i)); }
-Status sem_SH1ADD(Hart& h, const Insn& i) { return write_rd(h, i, (rs1(h, i) << 1) + rs2(h, i)); }
-Status sem_SH2ADD(Hart& h, const Insn& i) { return write_rd(h, i, (rs1(h, i) << 2) + rs2(h, i)); }
-Status sem_SH3ADD(Hart& h, const Insn& i) { return write_rd(h, i, (rs1(h, i) << 3) + rs2(h, i)); }
+Status sem_SH1ADD(Hart& h, const Insn& i) { return write_rd(h, i, xlen_value(h, (rs1(h, i) << 1) + rs2(h, i))); }
+Status sem_SH2ADD(Hart& h, const Insn& i) { return write_rd(h, i, xlen_value(h, (rs1(h, i) << 2) + rs2(h, i))); }
+Status sem_SH3ADD(Hart& h, const Insn& i) { return write_rd(h, i, xlen_value(h, (rs1(h, i) << 3) + rs2(h, i))); }
 Status sem_SH1ADD_UW(Hart& h, const Insn& i) {
   return write_rd(h, i, (static_cast<uint64_t>(static_cast<uint32_t>(rs1(h, i))) << 1) + rs2(h, i));
 }
@@ -273,18 +281,22 @@ Status sem_RORI(Hart& h, const Insn& i) { return write_rd(h, i, std::rotr(rs1(h,
 Status sem_RORIW(Hart& h, const Insn& i) {
   return write_rd(h, i, sext32(std::rotr(static_cast<uint32_t>(rs1(h, i)), i.imm & 31)));
 }
-Status sem_ORC_B(Hart& h, const Insn& i) { return write_rd(h, i, orc_b(rs1(h, i))); }
-Status sem_REV8(Hart& h, const Insn& i) { return write_rd(h, i, __builtin_bswap64(rs1(h, i))); }
+Status sem_ORC_B(Hart& h, const Insn& i) { return write_rd(h, i, xlen_value(h, orc_b(rs1(h, i)))); }
+Status sem_REV8(Hart& h, const Insn& i) {
+  if (h.rv32) return write_rd(h, i, sext32(__builtin_bswap32(static_cast<uint32_t>(rs1(h, i)))));
+  return write_rd(h, i, __builtin_bswap64(rs1(h, i)));
+}
 
-// --- Zbs ---
-Status sem_BCLR(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) & ~(1ull << (rs2(h, i) & 63))); }
-Status sem_BCLRI(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) & ~(1ull << (i.imm & 63))); }
-Status sem_BEXT(Hart& h, const Insn& i) { return write_rd(h, i, (rs1(h, i) >> (rs2(h, i) & 63)) & 1); }
-Status sem_BEXTI(Hart& h, const Insn& i) { return write_rd(h, i, (rs1(h, i) >> (i.imm & 63)) & 1); }
-Status sem_BINV(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) ^ (1ull << (rs2(h, i) & 63))); }
-Status sem_BINVI(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) ^ (1ull << (i.imm & 63))); }
-Status sem_BSET(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) | (1ull << (rs2(h, i) & 63))); }
-Status sem_BSETI(Hart& h, const Insn& i) { return write_rd(h, i, rs1(h, i) | (1ull << (i.imm & 63))); }
+// --- Zbs: the bit index is rs2 mod XLEN, or an immediate below XLEN ---
+inline uint64_t bit_of(const Hart& h, uint64_t index) { return 1ull << (index & (h.rv32 ? 31 : 63)); }
+Status sem_BCLR(Hart& h, const Insn& i) { return write_rd(h, i, xlen_value(h, rs1(h, i) & ~bit_of(h, rs2(h, i)))); }
+Status sem_BCLRI(Hart& h, const Insn& i) { return write_rd(h, i, xlen_value(h, rs1(h, i) & ~bit_of(h, i.imm))); }
+Status sem_BEXT(Hart& h, const Insn& i) { return write_rd(h, i, (rs1(h, i) & bit_of(h, rs2(h, i))) != 0); }
+Status sem_BEXTI(Hart& h, const Insn& i) { return write_rd(h, i, (rs1(h, i) & bit_of(h, i.imm)) != 0); }
+Status sem_BINV(Hart& h, const Insn& i) { return write_rd(h, i, xlen_value(h, rs1(h, i) ^ bit_of(h, rs2(h, i)))); }
+Status sem_BINVI(Hart& h, const Insn& i) { return write_rd(h, i, xlen_value(h, rs1(h, i) ^ bit_of(h, i.imm))); }
+Status sem_BSET(Hart& h, const Insn& i) { return write_rd(h, i, xlen_value(h, rs1(h, i) | bit_of(h, rs2(h, i)))); }
+Status sem_BSETI(Hart& h, const Insn& i) { return write_rd(h, i, xlen_value(h, rs1(h, i) | bit_of(h, i.imm))); }
 
 // --- Zicond ---
 Status sem_CZERO_EQZ(Hart& h, const Insn& i) { return write_rd(h, i, rs2(h, i) == 0 ? 0 : rs1(h, i)); }
@@ -301,7 +313,7 @@ static bool cmo_enabled(const Hart& h, uint64_t field) {
 // The host byte at rs1 after the access check a store does; faults name rs1, not the block base.
 // The block lies in rs1's page, so the check covers all of it.
 static volatile uint8_t* cbo_access(Hart& h, const Insn& i) {
-  return static_cast<volatile uint8_t*>(mem_amo(h, rs1(h, i), 1));
+  return static_cast<volatile uint8_t*>(mem_amo(h, xlen_addr(h, rs1(h, i)), 1));
 }
 // Cache-block operations match triggers as stores to every byte of the block (Sdtrig.adoc, "Cache
 // Operations", the first option); only triggers of any size see an access of a block's size.
@@ -314,7 +326,7 @@ static bool cbo_triggers(Hart& h, uint64_t va) {
 // Management Instructions"), as QEMU's check_zicbom_access does.
 static Status cbo_manage(Hart& h, const Insn& i, uint64_t field) {
   if (!cmo_enabled(h, field)) return h.illegal(i);
-  const uint64_t va = rs1(h, i);
+  const uint64_t va = xlen_addr(h, rs1(h, i));
   if (!cbo_triggers(h, va)) return Status::Trap;
   if (va < h.mem_limit) {
     (void)*static_cast<volatile uint8_t*>(h.mem_base + va);  // faults here (user mode) when not mapped
@@ -334,7 +346,7 @@ Status sem_CBO_ZERO(Hart& h, const Insn& i) {
   if (!p) return Status::Trap;
   *p = 0;  // user mode: a fault here names rs1, before any other byte changed
   // The whole block as one access, which the lockstep checker's undo log sees (runtime/check_engine.cpp).
-  std::memset(mem_amo(h, rs1(h, i) & ~uint64_t(kCacheBlock - 1), kCacheBlock), 0, kCacheBlock);
+  std::memset(mem_amo(h, xlen_addr(h, rs1(h, i)) & ~uint64_t(kCacheBlock - 1), kCacheBlock), 0, kCacheBlock);
   return Status::Next;
 }
 

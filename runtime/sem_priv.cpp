@@ -24,7 +24,7 @@ Status sem_SCTRCLR(Hart& h, const Insn& i) { return ctr::sctrclr(h, i, csr::virt
 
 Status sem_SFENCE_VMA(Hart& h, const Insn& i) {
   if (h.priv == Priv::U || (h.priv == Priv::S && (h.csr.mstatus & csr::MSTATUS_TVM))) return h.illegal(i);
-  h.env->flush_tlb(h, i.rs1 ? h.x[i.rs1] : HartEnv::kFlushAll);
+  h.env->flush_tlb(h, i.rs1 ? xlen_addr(h, h.x[i.rs1]) : HartEnv::kFlushAll);
   return Status::Next;
 }
 

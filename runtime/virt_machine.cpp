@@ -85,6 +85,10 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
   if (opt_.ram_size < (16u << 20)) throw Error("-m {} MiB is too little memory (at least 16 MiB)", opt_.ram_size >> 20);
   IsaConfig isa;
   isa.apply(opt_.cpu);
+  // RV32 M-mode addresses 4 GiB; the device tree and the images must lie below that.
+  if (isa.rv32() && kRamBase + opt_.ram_size > (1ull << 32))
+    throw Error("-m {} MiB: an RV32 machine's RAM must end below 4 GiB (at most {} MiB)", opt_.ram_size >> 20,
+                ((1ull << 32) - kRamBase) >> 20);
 
   std::vector<Hart*> raw;
   for (unsigned i = 0; i < opt_.harts; i++) {
@@ -188,6 +192,8 @@ VirtMachine::~VirtMachine() = default;
 
 VirtMachine::LoadedImage VirtMachine::load_elf(const std::string& path, bool kernel, uint64_t dyn_base) {
   const ElfFile f(path, kernel ? "kernel" : "firmware");
+  if (const unsigned xlen = harts_[0]->csr.isa.xlen; f.xlen() != xlen)
+    throw Error("{} is an RV{} image, but the harts are RV{} (--cpu rv{})", printable(path), f.xlen(), xlen, xlen);
   // A position-independent image (ET_DYN: Debian's OpenSBI fw_*.elf, which applies its own
   // relocations) is linked at 0; it goes at dyn_base, where the flat image of the same build would.
   uint64_t bias = 0;
@@ -222,6 +228,7 @@ MachineDesc VirtMachine::describe() const {
   d.ram_size = opt_.ram_size;
   d.num_harts = opt_.harts;
   d.isa = harts_[0]->csr.isa.isa_string();
+  if (harts_[0]->rv32) d.mmu_type = "riscv,sv32";
   d.bootargs = opt_.append;
   d.uart.base = kUartBase;
   d.uart.irq = kUartIrq;

@@ -322,7 +322,8 @@ std::vector<std::string> qemu_spellings(int argc, char** argv) {
 
 // --cpu is the same string in run and system.
 constexpr const char* kCpuHelp =
-    "rv64 with extensions switched: rv64,EXT=on|off,... (all on by default); ctr-depths=16,32,... "
+    "rv64 (or, for brisk system, rv32) with extensions switched: rv64,EXT=on|off,... (all on by default); "
+    "ctr-depths=16,32,... "
     "chooses the CTR depths sctrdepth accepts (default all five)";
 
 namespace {

@@ -405,7 +405,7 @@ class BlockEmitter {
       fold_fp_flags();
       emit_exit_events(&p, false);
       add_instret(1);
-      set_pc(pc + i.len);
+      set_pc(guest_pc(pc + i.len));
       exit_with(kExitDispatch);
     });
   }
@@ -588,7 +588,7 @@ class BlockEmitter {
     a_.jz(next);
     a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.exit)));
     a_.bind(next);
-    set_pc(pc_ + i.len);
+    set_pc(guest_pc(pc_ + i.len));
     a_.bind(jumped);
     emit_exit_events(&p, false);
     add_instret(1);
@@ -617,7 +617,8 @@ class BlockEmitter {
   void emit_branch_side(const jit::PlanInsn& p, bool taken) {
     const jit::CtrOp op = taken ? p.record_taken : p.record_not_taken;
     emit_branch_predict(p, taken);
-    emit_ctr_record(op, taken ? p.taken_type : p.not_taken_type, taken ? p.target : pc_ + p.insn.len, p.predict);
+    emit_ctr_record(op, taken ? p.taken_type : p.not_taken_type, taken ? p.target : guest_pc(pc_ + p.insn.len),
+                    p.predict);
   }
 
   // The taken side of a conditional branch: records, counts and leaves to the target.
@@ -658,7 +659,7 @@ class BlockEmitter {
     emit_branch_test(p.insn, taken);
     const bool r15_stored = ring_r15_stored_;
     emit_branch_side(p, false);
-    emit_direct_exit(pc_ + p.insn.len, 1, &p, false);
+    emit_direct_exit(guest_pc(pc_ + p.insn.len), 1, &p, false);
     a_.bind(taken);
     ring_r15_stored_ = r15_stored;
     emit_taken_exit(p);
@@ -666,7 +667,7 @@ class BlockEmitter {
 
   // jal, or a jalr whose target the plan knows: a chainable exit.
   void emit_direct_jump(const jit::PlanInsn& p) {
-    link(p.insn.rd, pc_ + p.insn.len);
+    link(p.insn.rd, guest_value(pc_ + p.insn.len));
     emit_ctr_record(p.record_taken, p.taken_type, p.target, false);
     emit_direct_exit(p.target, 1, &p);
   }
@@ -674,8 +675,13 @@ class BlockEmitter {
   void emit_jalr(const jit::PlanInsn& p) {
     const Insn& i = p.insn;
     Gp s = src(i.rs1, x86::rax);
-    a_.lea(x86::rax, x86::ptr(s, static_cast<int32_t>(i.imm)));
-    a_.and_(x86::rax, Imm(-2));
+    if (plan_.cfg.rv32) {  // the 32-bit forms zero-extend the target
+      a_.lea(x86::eax, x86::ptr(s, static_cast<int32_t>(i.imm)));
+      a_.and_(x86::eax, Imm(-2));
+    } else {
+      a_.lea(x86::rax, x86::ptr(s, static_cast<int32_t>(i.imm)));
+      a_.and_(x86::rax, Imm(-2));
+    }
     if (plan_.cfg.ialign_mask & 2) {
       // Out of line, so that the helper's sync leaves the pending counts of the aligned path alone.
       Label misaligned = a_.newLabel();
@@ -687,9 +693,16 @@ class BlockEmitter {
         emit_helper(i);  // raises instruction-address-misaligned, and so never comes back
       });
     }
-    link(i.rd, pc_ + i.len);
+    link(i.rd, guest_value(pc_ + i.len));
     emit_ctr_record(p.record_taken, p.taken_type, std::nullopt, false);
     emit_indirect_exit(1, &p);
+  }
+
+  // RV32 (docs/architecture.md, "XLEN"): a pc is zero-extended from bit 31, a register value
+  // sign-extended.
+  uint64_t guest_pc(uint64_t pc) const { return plan_.cfg.rv32 ? static_cast<uint32_t>(pc) : pc; }
+  uint64_t guest_value(uint64_t v) const {
+    return plan_.cfg.rv32 ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v))) : v;
   }
 
   void link(unsigned rd, uint64_t value) {
@@ -781,13 +794,14 @@ class BlockEmitter {
     }
     if (alu && i.rd == 0) return true;  // HINTs and nops: an ALU result to x0 is discarded
     const uint8_t sh = static_cast<uint8_t>(imm & 63), shw = static_cast<uint8_t>(imm & 31);
+    const bool rv32 = plan_.cfg.rv32;
     switch (i.op) {
       case Op::LUI:
         if (auto m = mapped(i.rd)) a_.mov(*m, Imm(i.imm));
         else a_.mov(xreg(i.rd), Imm(imm));
         return true;
       case Op::AUIPC:
-        a_.mov(dest(i.rd), Imm(pc_ + i.imm));
+        a_.mov(dest(i.rd), Imm(guest_value(pc_ + i.imm)));
         write(i.rd, dest(i.rd));
         return true;
       case Op::ADDI: {
@@ -810,7 +824,12 @@ class BlockEmitter {
           write(i.rd, d);
           return true;
         }
-        a_.lea(d, ptr(src(i.rs2, rcx), src(i.rs1, rax), shift));
+        if (rv32) {
+          a_.lea(d.r32(), ptr(src(i.rs2, rcx), src(i.rs1, rax), shift));
+          a_.movsxd(d, d.r32());
+        } else {
+          a_.lea(d, ptr(src(i.rs2, rcx), src(i.rs1, rax), shift));
+        }
         write(i.rd, d);
         return true;
       }
@@ -838,10 +857,11 @@ class BlockEmitter {
       case Op::SRLI: alu_imm(i, [&](Gp d) { a_.shr(d, Imm(sh)); }); return true;
       case Op::SRAI: alu_imm(i, [&](Gp d) { a_.sar(d, Imm(sh)); }); return true;
       case Op::RORI: alu_imm(i, [&](Gp d) { a_.ror(d, Imm(sh)); }); return true;
-      case Op::BSETI: alu_imm(i, [&](Gp d) { a_.bts(d, Imm(sh)); }); return true;
-      case Op::BCLRI: alu_imm(i, [&](Gp d) { a_.btr(d, Imm(sh)); }); return true;
-      case Op::BINVI: alu_imm(i, [&](Gp d) { a_.btc(d, Imm(sh)); }); return true;
-      case Op::REV8: alu_imm(i, [&](Gp d) { a_.bswap(d); }); return true;
+      // RV32: the 32-bit forms, sign-extended.
+      case Op::BSETI: alu_imm(i, [&](Gp d) { a_.bts(d, Imm(sh)); }, rv32); return true;
+      case Op::BCLRI: alu_imm(i, [&](Gp d) { a_.btr(d, Imm(sh)); }, rv32); return true;
+      case Op::BINVI: alu_imm(i, [&](Gp d) { a_.btc(d, Imm(sh)); }, rv32); return true;
+      case Op::REV8: alu_imm(i, [&](Gp d) { a_.bswap(d); }, rv32); return true;
       case Op::SLLIW: alu_imm(i, [&](Gp d) { a_.shl(d, Imm(shw)); }, true); return true;
       case Op::SRLIW: alu_imm(i, [&](Gp d) { a_.shr(d, Imm(shw)); }, true); return true;
       case Op::SRAIW: alu_imm(i, [&](Gp d) { a_.sar(d, Imm(shw)); }, true); return true;
@@ -885,6 +905,7 @@ class BlockEmitter {
       case Op::RORW: alu_shift(i, [&](Gp d) { a_.ror(d, cl); }, true); return true;
       case Op::MULH:
       case Op::MULHU: {
+        if (rv32) return false;  // the high half of a 64-bit product: rare enough for the helper
         Gp s2 = src(i.rs2, rcx);
         Gp s1 = src(i.rs1, rax);
         if (s1.id() != rax.id()) a_.mov(rax, s1);
@@ -908,10 +929,10 @@ class BlockEmitter {
       case Op::MAX: alu_reg(i, [&](Gp d, Gp s) { a_.cmp(d, s); a_.cmovl(d, s); }, true); return true;
       case Op::MINU: alu_reg(i, [&](Gp d, Gp s) { a_.cmp(d, s); a_.cmova(d, s); }, true); return true;
       case Op::MAXU: alu_reg(i, [&](Gp d, Gp s) { a_.cmp(d, s); a_.cmovb(d, s); }, true); return true;
-      // bts/btr/btc with a register bit offset take it modulo 64 for a register operand.
-      case Op::BSET: alu_reg(i, [&](Gp d, Gp s) { a_.bts(d, s); }, false); return true;
-      case Op::BCLR: alu_reg(i, [&](Gp d, Gp s) { a_.btr(d, s); }, false); return true;
-      case Op::BINV: alu_reg(i, [&](Gp d, Gp s) { a_.btc(d, s); }, false); return true;
+      // bts/btr/btc with a register bit offset take it modulo the operand size: 64, or RV32's 32.
+      case Op::BSET: alu_reg(i, [&](Gp d, Gp s) { a_.bts(d, s); }, false, rv32); return true;
+      case Op::BCLR: alu_reg(i, [&](Gp d, Gp s) { a_.btr(d, s); }, false, rv32); return true;
+      case Op::BINV: alu_reg(i, [&](Gp d, Gp s) { a_.btc(d, s); }, false, rv32); return true;
       case Op::SEXT_B:
       case Op::SEXT_H:
       case Op::ZEXT_H: {
@@ -926,7 +947,8 @@ class BlockEmitter {
       case Op::BEXT:
       case Op::BEXTI: {
         Gp s1 = src(i.rs1, rax);
-        if (i.op == Op::BEXT) a_.bt(s1, src(i.rs2, rcx));
+        if (i.op == Op::BEXT && rv32) a_.bt(s1.r32(), src(i.rs2, rcx).r32());
+        else if (i.op == Op::BEXT) a_.bt(s1, src(i.rs2, rcx));
         else a_.bt(s1, Imm(sh));
         a_.setc(cl);
         a_.movzx(dest(i.rd).r32(), cl);
@@ -967,12 +989,15 @@ class BlockEmitter {
   // the fast path cannot do it: outside flat memory (user mode), or a software-TLB miss (system mode).
   Mem host_operand(const Insn& i, unsigned size, bool store, Label slow) {
     Gp s = src(i.rs1, x86::rax);
-    if (cfg_.flat_limit && !i.imm) {  // the base register is the address: no copy needed
+    if (plan_.cfg.rv32) {
+      a_.lea(x86::eax, x86::ptr(s, static_cast<int32_t>(i.imm)));  // wraps at 2^32 and zero-extends
+    } else if (cfg_.flat_limit && !i.imm) {  // the base register is the address: no copy needed
       a_.cmp(s, hart_q(offsetof(Hart, mem_limit)));
       a_.jae(slow);
       return x86::ptr(s, static_cast<int32_t>(cfg_.flat_base), size);
+    } else if (i.imm || s.id() != x86::rax.id()) {
+      a_.lea(x86::rax, x86::ptr(s, static_cast<int32_t>(i.imm)));
     }
-    if (i.imm || s.id() != x86::rax.id()) a_.lea(x86::rax, x86::ptr(s, static_cast<int32_t>(i.imm)));
     if (cfg_.flat_limit) {
       a_.cmp(x86::rax, hart_q(offsetof(Hart, mem_limit)));
       a_.jae(slow);

@@ -6,40 +6,19 @@
  * handler steers the return by editing the frame.
  */
 #include "frame.h"
+#include "start.h"
 
 #define MSTATUS_MPP (3 << 11)
 #define STACK_SIZE 16384
 
-    .section .text.init, "ax"
-    .globl _start
-_start:
-    .option push
-    .option norelax
-    /* Hart 0 runs the tests; any other parks. */
-    bnez a0, park
-    la sp, main_stack_top
-    la t0, m_trap_stack_top
-    csrw mscratch, t0
+    BARE_START m_trap_stack_top
     la t0, s_trap_stack_top
     csrw sscratch, t0
     la t0, m_direct
     csrw mtvec, t0
     la t0, s_direct
     csrw stvec, t0
-    /* QEMU enforces PMP: without a matching entry S and U could touch nothing. One NAPOT entry
-       grants everything. */
-    li t0, -1
-    csrw pmpaddr0, t0
-    li t0, 0x1f
-    csrw pmpcfg0, t0
-    la t0, _bss_start
-    la t1, _bss_end
-1:  bgeu t0, t1, 2f
-    sd zero, 0(t0)
-    addi t0, t0, 8
-    j 1b
-2:  call main
-    call bare_exit
+    PMP_OPEN_BSS_CLEAR_MAIN
     /* Until an IPI brings a secondary_entry (bare.h) to call on its own stack. */
 park:
     li t0, 1 << 3 /* MSIE: wfi wakes on the IPI; mstatus.MIE stays 0, so no trap is taken */
@@ -199,10 +178,4 @@ lower_stack_top:
     .skip 4096
 secondary_stack_top:
 
-    .section .tohost, "aw", @progbits
-    .balign 64
-    .globl tohost
-tohost: .dword 0
-    .balign 64
-    .globl fromhost
-fromhost: .dword 0
+    TOHOST_MAILBOX

@@ -35,17 +35,7 @@ void putstr(const char *s) {
   while (*s) putc_uart(*s++);
 }
 
-static void puthex(uint64_t v) {
-  char buf[19];
-  int n = 0;
-  buf[n++] = '0';
-  buf[n++] = 'x';
-  int shift = 60;
-  while (shift > 0 && ((v >> shift) & 0xf) == 0) shift -= 4;
-  for (; shift >= 0; shift -= 4) buf[n++] = "0123456789abcdef"[(v >> shift) & 0xf];
-  buf[n] = 0;
-  putstr(buf);
-}
+#include "puthex.h"
 
 static void putdec(uint64_t v) {
   char buf[21];

@@ -1,5 +1,5 @@
 // Decoder, disassembler and interpreter (jit/decode, jit/disasm, runtime/interp and the semantics
-// behind it): the input's first instructions run on a hart whose ISA, privilege, CSRs and
+// behind it): the input's first instructions run on a hart whose XLEN, ISA, privilege, CSRs and
 // registers the rest of the input sets, over either a small flat memory that faults outside itself or
 // system-mode memory (runtime/mmu) with page tables the input may hold. Every trap is taken as
 // the hart would take it.
@@ -79,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   h = Hart();
   FixedClock clock;
   h.csr.clock = &clock;
-  std::string cpu = "rv64";
+  std::string cpu = control & 8 ? "rv32" : "rv64";
   for (unsigned e = 1; e < static_cast<unsigned>(Ext::Count) && e < 64; e++)
     if (ext_off >> e & 1) cpu += std::string(",") + ext_name(static_cast<Ext>(e)) + "=off";
   IsaConfig isa;
@@ -102,7 +102,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     csr::access(h, csrrw, csr::CsrOp::RW, false, true, in.take<uint64_t>(), old);
   }
   h.csr.mtvec = h.csr.stvec = kMemBase + 0x100;
-  for (int r = 1; r < 32; r++) h.x[r] = in.take<uint64_t>();
+  // An RV32 hart's registers hold their values sign-extended (docs/architecture.md, "XLEN").
+  for (int r = 1; r < 32; r++) h.x[r] = xlen_value(h, in.take<uint64_t>());
   for (int r = 0; r < 32; r++) h.f[r] = in.take<uint64_t>();
   h.frm = in.take<uint8_t>() & 7;
   h.priv = static_cast<Priv>(control & 3) == Priv::U || static_cast<Priv>(control & 3) == Priv::S

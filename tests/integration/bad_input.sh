@@ -79,6 +79,22 @@ expect_error "system: /dev/null as --bios" "the firmware /dev/null is a characte
 
 # Crafted ELFs, one per loader check (make_elf.py says what each one is).
 expect_error "run: e_phentsize" "corrupt ELF: e_phentsize is 32, not 56" run "$WORK/phentsize"
+# RV32 images: every ELFCLASS32 field checked as the 64-bit ones are, against a 32-bit address space.
+expect_error "system rv32: e_phentsize" "corrupt ELF: e_phentsize is 56, not 32" \
+    system --cpu rv32 --bios none --kernel "$WORK/rv32-phentsize"
+expect_error "system rv32: segment wraps at 4 GiB" "segment 0 .* reaches the end of the address space" \
+    system --cpu rv32 --bios none --kernel "$WORK/rv32-vaddr-wraps"
+expect_error "system rv32: segment outside the file" "truncated or corrupt: segment 0" \
+    system --cpu rv32 --bios none --kernel "$WORK/rv32-segment-outside"
+expect_error "system rv32: segment outside RAM" "segment at 0x10000..0x10004 is outside RAM" \
+    system --cpu rv32 --bios none --kernel "$WORK/rv32-outside-ram"
+expect_error "system rv32: an RV32 image on RV64 harts" "is an RV32 image, but the harts are RV64" \
+    system --bios none --kernel "$WORK/rv32-bare-spin"
+expect_error "run: an RV32 image" "is a 32-bit \(RV32\) ELF; brisk run runs riscv64 programs" run "$WORK/rv32-bare-spin"
+rc=0
+timeout 20 "$BRISK" system --cpu rv32 --bios none --max-insns 1000 --kernel "$WORK/rv32-bare-spin" 2>/dev/null || rc=$?
+((rc == 125)) || fail "system rv32: a good RV32 image: exit status $rc (want 125, --max-insns)"
+pass "system rv32: a good RV32 image runs to --max-insns"
 expect_error "run: e_phoff past the end" "program headers at offset 0x100000 run past the end of the file" \
     run "$WORK/phoff-outside"
 expect_error "run: e_phnum past the end" "1000 program headers at offset 0x40 run past the end of the file" \

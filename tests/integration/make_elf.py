@@ -64,6 +64,18 @@ def elf(segments, entry, e_type=ET_EXEC, phentsize=56, phoff=64, phnum=None, bod
     return bytes(out)
 
 
+def elf32(segments, entry, phentsize=32, body=b""):
+    """An ELFCLASS32 (RV32) image: segments as for elf(), the body at file offset PAGE."""
+    ident = b"\x7fELF" + bytes([1, 1, 1]) + bytes(9)
+    header = ident + struct.pack("<HHIIIIIHHHHHH", ET_EXEC, EM_RISCV, 1, entry, 52, 0, 0, 52, phentsize,
+                                 len(segments), 40, 0, 0)
+    phdrs = b"".join(struct.pack("<IIIIIIII", t, off, va, va, fs, ms, f, PAGE) for t, f, off, va, fs, ms in segments)
+    out = bytearray(header + phdrs)
+    out += bytes(max(0, PAGE - len(out)))
+    out[PAGE:PAGE + len(body)] = body
+    return bytes(out)
+
+
 def program(insns, base=0x11000, interp=None):
     """A runnable program: one RX segment at `base` holding the code, the entry point."""
     body = code(insns)
@@ -109,6 +121,13 @@ def cases(workdir):
         # A bss larger than the guest address space, and one larger than any host would back.
         "huge-memsz": broken([(PT_LOAD, RX, 0, 0x10000, 0x1004, 1 << 60)]),
         "giant-memsz": broken([(PT_LOAD, RX, 0, 0x10000, 0x1004, 0x3f00000000)]),
+        # RV32 (ELFCLASS32) images for brisk system --cpu rv32: one that runs, and broken ones.
+        "rv32-bare-spin": elf32([(PT_LOAD, RX, PAGE, 0x80000000, 4, 4)], 0x80000000, body=code(SPIN)),
+        "rv32-phentsize": elf32([(PT_LOAD, RX, PAGE, 0x80000000, 4, 4)], 0x80000000, phentsize=56,
+                                body=code(SPIN)),
+        "rv32-vaddr-wraps": elf32([(PT_LOAD, RX, PAGE, 0xfffff000, 4, 0x2000)], 0xfffff000, body=code(SPIN)),
+        "rv32-segment-outside": elf32([(PT_LOAD, RX, PAGE, 0x80000000, 0x100000, 0x100000)], 0x80000000),
+        "rv32-outside-ram": elf32([(PT_LOAD, RX, PAGE, 0x10000, 4, 4)], 0x10000, body=code(SPIN)),
         # PT_INTERP naming a FIFO, and one with a terminal escape in it.
         "interp-fifo": program(SPIN, interp=(workdir + "/fifo").encode()),
         "interp-escape": program(SPIN, interp=b"/lib/ld-\x1b[31mred.so"),

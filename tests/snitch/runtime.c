@@ -19,16 +19,7 @@ void putstr(const char *s) {
   while (*s) htif_putc(*s++);
 }
 
-static void puthex(uint64_t v) {
-  char buf[19];
-  int n = 0, shift = 60;
-  buf[n++] = '0';
-  buf[n++] = 'x';
-  while (shift > 0 && ((v >> shift) & 0xf) == 0) shift -= 4;
-  for (; shift >= 0; shift -= 4) buf[n++] = "0123456789abcdef"[(v >> shift) & 0xf];
-  buf[n] = 0;
-  putstr(buf);
-}
+#include "puthex.h" /* tests/bare */
 
 void snitch_exit(int code) {
   if (code == 0) putstr("PASS " TEST_NAME "\n");

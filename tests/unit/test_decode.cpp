@@ -565,7 +565,7 @@ TEST(OpInfo, TableMatchesOpcodesDef) {
   EXPECT_STREQ(op_info(Op::LUI).mnemonic, "lui");
   EXPECT_EQ(op_info(Op::LUI).fmt, Fmt::U);
   EXPECT_STREQ(op_info(Op::AMOMAXU_D).mnemonic, "amomaxu.d");
-  EXPECT_EQ(op_info(Op::AMOMAXU_D).flags, kLoad | kStore | kAmo);
+  EXPECT_EQ(op_info(Op::AMOMAXU_D).flags, kLoad | kStore | kAmo | kRv64);
   EXPECT_EQ(op_info(Op::JAL).flags, kJump | kEnd);
   EXPECT_EQ(op_info(Op::FLD).flags, kLoad | kFp);
   EXPECT_EQ(op_info(Op::FMADD_D).fmt, Fmt::FR4);
@@ -635,6 +635,81 @@ TEST(Decode, ExtensionsSwitchedOffAreIllegal) {
   EXPECT_EQ(brisk::decode(0x0000100f, without({Ext::Zicbom})).op, Op::FENCE_I);
   EXPECT_EQ(brisk::decode(0x0100000f, without({Ext::Zihintpause})).op, Op::PAUSE);  // a FENCE hint anyway
   EXPECT_EQ(brisk::decode(0x4501, without({Ext::M})).op, Op::ADDI);                    // c.li a0, 0
+}
+
+IsaConfig rv32() {
+  IsaConfig isa;
+  isa.apply("rv32");
+  return isa;
+}
+
+// RV32 (GNU as 2.40, -march=rv32gc_zba_zbb_zbs): its own encodings decode to their ops, the RV32
+// forms a W op computes exactly decode to the W op (jit/opcodes.def) and disassemble by their own
+// names, and the encodings only RV64 has are illegal.
+TEST(Decode, Rv32) {
+  const IsaConfig isa = rv32();
+  struct Case {
+    uint32_t raw;
+    Op op;
+    unsigned rd, rs1, rs2;
+    int64_t imm;
+    const char* text;
+  };
+  const Case cases[] = {
+      {0x2201, Op::JAL, 1, 0, 0, 0x100, "jal ra, 0x100"},              // c.jal .+0x100
+      {0x61c8, Op::FLW, 10, 11, 0, 4, "flw fa0, 4(a1)"},               // c.flw fa0, 4(a1)
+      {0xfc7c, Op::FSW, 0, 8, 15, 124, "fsw fa5, 124(s0)"},            // c.fsw fa5, 124(s0)
+      {0x70fe, Op::FLW, 1, 2, 0, 252, "flw ft1, 252(sp)"},             // c.flwsp ft1, 252(sp)
+      {0xe40a, Op::FSW, 0, 2, 2, 8, "fsw ft2, 8(sp)"},                 // c.fswsp ft2, 8(sp)
+      {0x6985d513, Op::REV8, 10, 11, 0, 0, "rev8 a0, a1"},             // rev8 a0, a1
+      {0x0805c533, Op::ZEXT_H, 10, 11, 0, 0, "zext.h a0, a1"},         // zext.h a0, a1
+      {0x00c58533, Op::ADDW, 10, 11, 12, 0, "add a0, a1, a2"},         // add a0, a1, a2
+      {0x41f5d513, Op::SRAIW, 10, 11, 0, 31, "srai a0, a1, 0x1f"},     // srai a0, a1, 0x1f
+      {0x02c59533, Op::MULH, 10, 11, 12, 0, "mulh a0, a1, a2"},        // mulh a0, a1, a2
+      {0x29f59513, Op::BSETI, 10, 11, 0, 31, "bseti a0, a1, 0x1f"},    // bseti a0, a1, 0x1f
+      {0x050d, Op::ADDIW, 10, 10, 0, 3, "addi a0, a0, 3"},             // c.addi a0, 3
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(::testing::Message() << "0x" << std::hex << c.raw);
+    const Insn i = brisk::decode(c.raw, isa);
+    EXPECT_EQ(i.op, c.op);
+    EXPECT_EQ(i.rd, c.rd);
+    EXPECT_EQ(i.rs1, c.rs1);
+    EXPECT_EQ(i.rs2, c.rs2);
+    EXPECT_EQ(i.imm, c.imm);
+    EXPECT_EQ(disassemble(i, 0), c.text);
+  }
+  const uint32_t rv64_only[] = {
+      0x0015051b,  // addiw a0, a0, 1
+      0x00b5053b,  // addw a0, a0, a1
+      0x00053503,  // ld a0, 0(a0)
+      0x00056503,  // lwu a0, 0(a0)
+      0x00a53023,  // sd a0, 0(a0)
+      0x02051513,  // slli a0, a0, 32
+      0x0205d513,  // srli a0, a1, 32
+      0x6205d513,  // rori a0, a1, 32
+      0x2a059513,  // bseti a0, a1, 32
+      0x1005352f,  // lr.d a0, (a0)
+      0xc0257553,  // fcvt.l.s a0, fa0
+      0xd2257553,  // fcvt.s.l fa0, a0
+      0xe2050553,  // fmv.x.d a0, fa0
+      0xf2050553,  // fmv.d.x fa0, a0
+      0x6b855513,  // rev8 a0, a0 (RV64's)
+      0x0805453b,  // zext.h a0, a0 (RV64's)
+      0x9d2d,      // c.addw a0, a1
+      0x9d0d,      // c.subw a0, a1
+      0x1502,      // c.slli a0, 32
+      0x9101,      // c.srli a0, 32
+  };
+  for (uint32_t raw : rv64_only) {
+    SCOPED_TRACE(::testing::Message() << "0x" << std::hex << raw);
+    EXPECT_NE(decode(raw).op, Op::ILLEGAL);
+    const Insn i = brisk::decode(raw, isa);
+    EXPECT_EQ(i.op, Op::ILLEGAL);
+    EXPECT_EQ(i.raw, raw);
+  }
+  // RV32's zext.h is RV64's (unimplemented) pack.
+  EXPECT_EQ(decode(0x0805c533).op, Op::ILLEGAL);
 }
 
 // objdump -M no-aliases text, normalized: ", " between operands, the " <symbol>" after a target dropped and

@@ -1,0 +1,21 @@
+/* puthex(v): "0x" and v's hex digits without leading zeros, through the including runtime's
+ * putstr (tests/bare/runtime.c, tests/bare/rv32/runtime.c, tests/snitch/runtime.c). */
+#ifndef BARE_PUTHEX_H
+#define BARE_PUTHEX_H
+
+#include <stdint.h>
+
+void putstr(const char *s);
+
+static void puthex(uint64_t v) {
+  char buf[19];
+  int n = 0, shift = 60;
+  buf[n++] = '0';
+  buf[n++] = 'x';
+  while (shift > 0 && ((v >> shift) & 0xf) == 0) shift -= 4;
+  for (; shift >= 0; shift -= 4) buf[n++] = "0123456789abcdef"[(v >> shift) & 0xf];
+  buf[n] = 0;
+  putstr(buf);
+}
+
+#endif
