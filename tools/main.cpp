@@ -443,6 +443,18 @@ int main(int argc, char** argv) {
   system->add_option("--vmlinux", sys.vmlinux,
                      "The kernel's ELF with symbols, which --record's MMAP2 names for kernel samples")
       ->type_name("FILE");
+  std::string trace_dir, trace_config, trace_opts;
+  system->add_option("--trace", trace_dir,
+                     "Write the harts' ETE trace (docs/ete.md) at exit as an OpenCSD snapshot in DIR, one "
+                     "stream per hart (trc_pkt_lister -ss_dir DIR lists it)")
+      ->type_name("DIR");
+  system->add_option("--trace-config", trace_config,
+                     "Program every hart's trace unit before the guest starts: a file of NAME = VALUE lines "
+                     "(ETE register names), or autofdo[:WINDOW,PERIOD], Linux's AutoFDO strobing (5000,10000)")
+      ->type_name("FILE|autofdo");
+  system->add_option("--trace-opts", trace_opts,
+                     "Add to --trace-config's TRCCONFIGR: cycles (cycle counts), timestamps (the timebase's)")
+      ->type_name("cycles,timestamps");
 
   std::vector<std::string> args = qemu_spellings(argc, argv);
   std::optional<std::vector<std::string>> after_dashes;
@@ -486,6 +498,9 @@ int main(int argc, char** argv) {
       }
       sys.limits = run_limits(system_limit_args, sys.engine);
       sys.ctr = ctr_options(system_ctr_args);
+      if (machine == "snitch" && !trace_dir.empty())
+        throw brisk::Error("--trace is for -M virt: the Snitch cluster has no trace unit");
+      sys.trace = brisk::trace_options(trace_dir, trace_config, trace_opts);
       if (machine == "snitch") {
         brisk::SnitchMachine m(sys);
         brisk::SystemResult r = m.run();
