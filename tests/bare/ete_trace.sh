@@ -3,7 +3,8 @@
 # (or ete_autofdo.c) program with --trace DIR on ENGINE, lists the snapshot with Debian's
 # trc_pkt_lister (libopencsd-bin) and compares its packets with the ones the program's known code
 # must give, at the addresses nm and objdump find in PROG.
-#   ete_trace.sh SCENARIO BRISK PROG ENGINE     SCENARIO: range, start_stop, el or autofdo
+#   ete_trace.sh SCENARIO BRISK PROG ENGINE
+# SCENARIO: range, start_stop, el, autofdo or autofdo_opts (autofdo with --trace-opts cycles,timestamps).
 set -euo pipefail
 (($# == 4)) || { echo "usage: $0 SCENARIO BRISK PROG ENGINE" >&2; exit 2; }
 SCENARIO=$1 BRISK=$2 PROG=$3 ENGINE=$4
@@ -15,7 +16,8 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
 args=()
-[[ $SCENARIO == autofdo ]] && args=(--trace-config autofdo:9,4)
+[[ $SCENARIO == autofdo* ]] && args=(--trace-config autofdo:9,4)
+[[ $SCENARIO == autofdo_opts ]] && args+=(--trace-opts cycles,timestamps)
 "$BRISK" system --bios none -m 64M --engine="$ENGINE" --kernel "$PROG" --trace "$WORK/trace" "${args[@]}" \
     >"$WORK/console" 2>&1 || { cat "$WORK/console" >&2; fail "brisk system exited with $?"; }
 grep -q '^PASS' "$WORK/console" || { cat "$WORK/console" >&2; fail "the program did not pass"; }
@@ -88,6 +90,22 @@ autofdo)
         END {for (i = 1; i <= n; i++) print atoms[i]}' "$WORK/packets" >"$WORK/windows"
     [[ $(wc -l <"$WORK/windows") == 20 ]] || { cat "$WORK/windows" >&2; fail "autofdo: $(wc -l <"$WORK/windows") windows in the loop, expected 20"; }
     head -19 "$WORK/windows" | grep -vx EEEEE >&2 && fail "autofdo: a window in the loop without exactly five E atoms"
+    ;;
+autofdo_opts)
+    # TRCCONFIGR.CCI and TS: Trace Info with CC and threshold 0, a Timestamp after each, a Cycle
+    # Count after each atom; in ete_loop's windows each count but a window's first is the two
+    # instructions of a turn.
+    lo=$(sym ete_loop) hi=$(sym ete_loop_end)
+    awk -v lo="$lo" -v hi="$hi" '
+        $2 == "I_TRACE_INFO" {infos++; if ($0 !~ /CC\.1, TSTATE\.0 }; CC_THRESHOLD=0x0$/) bad = bad "trace info: " $0 "\n"}
+        prev == "I_TRACE_INFO" && $2 != "I_TIMESTAMP" {bad = bad "no timestamp after trace info at " $1 "\n"}
+        prev ~ /^I_ATOM_F1/ && $2 != "I_CCNT_F1" {bad = bad "no cycle count after the atom at " $1 "\n"}
+        $2 == "I_ADDR_CTXT_L_64IS1" && prev == "I_TRACE_ON" {a = substr($3, 6, 18); inloop = a >= lo && a < hi; first = 1}
+        $2 == "I_CCNT_F1" && inloop {if (!first && $3 != "Count=0x2") bad = bad "loop cycle count " $3 " at " $1 "\n"; first = 0; counts++}
+        {prev = $2}
+        END {if (!infos || !counts) bad = bad "no trace info or no loop cycle counts\n"; printf "%s", bad}' \
+        "$WORK/packets" >"$WORK/bad"
+    [[ ! -s $WORK/bad ]] || { head "$WORK/bad" >&2; fail "autofdo_opts: packets out of place"; }
     ;;
 *) fail "unknown scenario $SCENARIO" ;;
 esac
