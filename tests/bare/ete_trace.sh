@@ -4,7 +4,8 @@
 # trc_pkt_lister (libopencsd-bin) and compares its packets with the ones the program's known code
 # must give, at the addresses nm and objdump find in PROG.
 #   ete_trace.sh SCENARIO BRISK PROG ENGINE
-# SCENARIO: range, start_stop, el, autofdo or autofdo_opts (autofdo with --trace-opts cycles,timestamps).
+# SCENARIO: range, start_stop, el, autofdo, autofdo_opts (with --trace-opts cycles,timestamps) or
+# autofdo_smp (with --smp 2).
 set -euo pipefail
 (($# == 4)) || { echo "usage: $0 SCENARIO BRISK PROG ENGINE" >&2; exit 2; }
 SCENARIO=$1 BRISK=$2 PROG=$3 ENGINE=$4
@@ -18,6 +19,9 @@ trap 'rm -rf "$WORK"' EXIT
 args=()
 [[ $SCENARIO == autofdo* ]] && args=(--trace-config autofdo:9,4)
 [[ $SCENARIO == autofdo_opts ]] && args+=(--trace-opts cycles,timestamps)
+# Two harts on host threads: hart 1 waits in WFI on the interpreter, its unit enabled too, and
+# hart 0's stream is the same.
+[[ $SCENARIO == autofdo_smp ]] && args+=(--smp 2)
 "$BRISK" system --bios none -m 64M --engine="$ENGINE" --kernel "$PROG" --trace "$WORK/trace" "${args[@]}" \
     >"$WORK/console" 2>&1 || { cat "$WORK/console" >&2; fail "brisk system exited with $?"; }
 grep -q '^PASS' "$WORK/console" || { cat "$WORK/console" >&2; fail "the program did not pass"; }
@@ -77,7 +81,11 @@ el)
         "I_ADDR_CTXT_L_64IS1 Addr=$(sym m_direct); $m3"
     check_exception 8
     ;;
-autofdo)
+autofdo | autofdo_smp)
+    if [[ $SCENARIO == autofdo_smp ]]; then
+        [[ -s $WORK/trace/ete_1.bin ]] || fail "autofdo_smp: hart 1's stream is empty"
+        grep -q '^ETE_1=ETB_1$' "$WORK/trace/trace.ini" || fail "autofdo_smp: trace.ini has no stream for hart 1"
+    fi
     # Window 9, period 4: trace is on for 10 of every 50 instructions. ete_loop's 1000 instructions
     # hold exactly 20 window starts, and each window of 10 of them five taken branches (all but
     # the last window, which may reach the loop's end).
