@@ -5,10 +5,14 @@
  *              again after the handler, and the ret's target address;
  *   START_STOP start at ete_ss, stop at ete_ss_stop: the loop's atoms, nothing after the stop;
  *   EL         everything but EL3 (M-mode): only the U-mode function run_in calls, and the
- *              exception its closing ecall takes.
+ *              exception its closing ecall takes;
+ *   PECOMP     start at PE comparator 0, Sdtrig trigger 0 on ete_bp: its breakpoint keeps it
+ *              from retiring, so trace starts at the handler's first instruction, and single-shot
+ *              control 0 on the same input fires.
  */
 #include "bare.h"
 #include "check.h"
+#include "trigger.h"
 
 #define ETE(off) (0x11000000ul + (off))
 #define TRCPRGCTLR ETE(0x004)
@@ -19,6 +23,9 @@
 #define TRCVICTLR ETE(0x080)
 #define TRCVIIECTLR ETE(0x084)
 #define TRCVISSCTLR ETE(0x088)
+#define TRCVIPCSSCTLR ETE(0x08c)
+#define TRCSSCSR(n) ETE(0x2a0 + 4 * (n))
+#define TRCSSPCICR(n) ETE(0x2c0 + 4 * (n))
 #define TRCOSLAR ETE(0x300)
 #define TRCACVR(n) ETE(0x400 + 8 * (n))
 #define VICTLR_SSSTATUS (1u << 9)
@@ -35,6 +42,8 @@ __asm__(".text\n.option push\n.option norvc\n"
         ".globl ete_ss, ete_ss_stop\n"
         "ete_ss:\n  li t0, 2\n1: addi t0, t0, -1\n  bnez t0, 1b\n"
         "ete_ss_stop:\n  nop\n  li t0, 1\n  beqz zero, 2f\n2: ret\n"
+        ".globl ete_bp\n"
+        "ete_bp:\n  nop\n  ret\n"
         ".globl ete_user\n"
         "ete_user:\n  li t1, 2\n1: addi t1, t1, -1\n  bnez t1, 1b\n  ret\n"
         ".option pop\n");
@@ -42,6 +51,8 @@ extern char ete_pattern[], ete_ecall[], ete_pattern_end[], ete_ss[], ete_ss_stop
 void ete_pattern_fn(void) __asm__("ete_pattern");
 void ete_ss_fn(void) __asm__("ete_ss");
 uint64_t ete_user(uint64_t) __asm__("ete_user");
+extern char ete_bp[];
+void ete_bp_fn(void) __asm__("ete_bp");
 
 int main(void) {
   mmio_write32(TRCOSLAR, 0);
@@ -75,8 +86,25 @@ int main(void) {
   mmio_write32(TRCPRGCTLR, 1);
   CHECK(0, run_in(PRIV_U, ete_user, 0));
   mmio_write32(TRCPRGCTLR, 0);
+#elif defined(SCENARIO_PECOMP)
+  mmio_write32(TRCSSPCICR(0), 1);   /* single-shot control 0: PE comparator 0 */
+  mmio_write32(TRCVIPCSSCTLR, 1);   /* start at PE comparator 0 */
+  mmio_write32(TRCVICTLR, 0x01);    /* stopped until then */
+  CHECK(0x9, mmio_read32(TRCSSCSR(0))); /* INST, PC; not fired */
+  set_m_handler(record_m);
+  trig_set(0, MC6 | MC6_M | MC6_EXECUTE, (uint64_t)ete_bp);
+  csr_set(mstatus, MSTATUS_MIE); /* M-mode triggers need it (csr/trigger.cpp); mie is 0 */
+  mmio_write32(TRCPRGCTLR, 1);
+  ete_bp_fn();
+  mmio_write32(TRCPRGCTLR, 0);
+  csr_clear(mstatus, MSTATUS_MIE);
+  trig_clear_all();
+  CHECK(1, m_rec.count);
+  CHECK(CAUSE_BREAKPOINT, m_rec.cause);
+  CHECK((uint64_t)ete_bp, m_rec.epc);
+  CHECK(0x80000009u, mmio_read32(TRCSSCSR(0))); /* fired */
 #else
-#error "SCENARIO_RANGE, SCENARIO_START_STOP or SCENARIO_EL"
+#error "SCENARIO_RANGE, SCENARIO_START_STOP, SCENARIO_EL or SCENARIO_PECOMP"
 #endif
   CHECK(0x3, mmio_read32(TRCSTATR)); /* idle again */
   return 0;

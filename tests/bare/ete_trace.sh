@@ -4,7 +4,7 @@
 # trc_pkt_lister (libopencsd-bin) and compares its packets with the ones the program's known code
 # must give, at the addresses nm and objdump find in PROG.
 #   ete_trace.sh SCENARIO BRISK PROG ENGINE
-# SCENARIO: range, start_stop, el, autofdo, autofdo_opts (with --trace-opts cycles,timestamps) or
+# SCENARIO: range, start_stop, el, pecomp, autofdo, autofdo_opts (with --trace-opts cycles,timestamps) or
 # autofdo_smp (with --smp 2).
 set -euo pipefail
 (($# == 4)) || { echo "usage: $0 SCENARIO BRISK PROG ENGINE" >&2; exit 2; }
@@ -80,6 +80,13 @@ el)
         'I_EXCEPT Reserved; Ret Addr Follows;' "I_ADDR_S_IS1 Addr=$ecall" \
         "I_ADDR_CTXT_L_64IS1 Addr=$(sym m_direct); $m3"
     check_exception 8
+    ;;
+pecomp)
+    # The breakpoint on ete_bp is not traced (trace had not started); it starts at the handler.
+    head -4 "$WORK/packets" | cut -d' ' -f2- >"$WORK/first"
+    diff -u <(printf '%s\n' "${sync[@]}" 'I_TRACE_ON' "I_ADDR_CTXT_L_64IS1 Addr=$(sym m_direct); $m3") "$WORK/first" ||
+        fail "pecomp: trace does not start at the breakpoint handler"
+    ! grep -q I_EXCEPT "$WORK/packets" || fail "pecomp: an exception packet, though the breakpoint came before trace"
     ;;
 autofdo | autofdo_smp)
     if [[ $SCENARIO == autofdo_smp ]]; then
