@@ -406,7 +406,9 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  brisk system -bios fw_jump.bin -kernel Image -initrd initrd.gz -append 'console=ttyS0'\n"
       "  brisk system --bios none --kernel test.elf        # bare-metal ELF in M-mode\n"
-      "  brisk system --cpu rv64,sstc=off --dumpdtb virt.dtb");
+      "  brisk system --cpu rv64,sstc=off --dumpdtb virt.dtb\n"
+      "  brisk system --bios none --kernel test.elf --trace trace.d --trace-config autofdo\n"
+      "  trc_pkt_lister -ss_dir trace.d -logstdout          # the ETE packets (docs/ete.md)");
   system->add_option("--bios", sys.bios, "Firmware: OpenSBI fw_jump/fw_dynamic (.bin or .elf), or 'none'");
   system->add_option("--kernel", sys.kernel, "Kernel: a RISC-V Linux Image, an ELF, or a flat binary");
   system->add_option("--initrd", sys.initrd, "Initial ramdisk (cpio)");
