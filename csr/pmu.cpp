@@ -136,15 +136,11 @@ bool predict_branch(Hart& h, uint64_t pc, bool taken) {
   return miss;
 }
 
-void count_retired(Hart& h, const Insn& i, bool taken) {
-  State& p = h.csr.pmu;
-  const unsigned m = static_cast<unsigned>(h.priv);
-  const uint32_t active = p.active[m];
-  if (!active) return;
-  uint64_t* ev = p.events[m];
+uint32_t retired_events(const Insn& i, bool taken) {
   const uint16_t f = i.flags();
+  uint32_t ev = 0;
   auto add = [&](unsigned e, bool yes) {
-    if (yes && (active >> e) & 1) ev[e]++;
+    if (yes) ev |= 1u << e;
   };
   add(kBranches, f & kBranch);
   add(kTakenBranches, (f & kBranch) && taken);
@@ -158,6 +154,16 @@ void count_retired(Hart& h, const Insn& i, bool taken) {
   add(kStores, f & kStore);
   add(kAtomics, f & kAmo);
   add(kFpOps, f & kFpArith);
+  return ev;
+}
+
+void count_retired(Hart& h, const Insn& i, bool taken) {
+  State& p = h.csr.pmu;
+  const unsigned m = static_cast<unsigned>(h.priv);
+  const uint32_t active = p.active[m];
+  if (!active) return;
+  uint64_t* ev = p.events[m];
+  for (uint32_t e = retired_events(i, taken) & active; e; e &= e - 1) ev[__builtin_ctz(e)]++;
 }
 
 void count(Hart& h, Event e, uint64_t n) {

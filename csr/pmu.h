@@ -89,8 +89,10 @@ uint32_t overflow_bits(const Hart& h);
 
 // The events engines must count in privilege `priv` (bit e for Event e).
 uint32_t active_events(const Hart& h, unsigned priv);
-// Counts the events of the instruction that just retired (interpreter); `taken` for branches. The
-// branch-miss event is predict_branch's.
+// The events of instruction i retiring (bit e for Event e), `taken` for branches: all but cycles and
+// instructions (instret's), the branch miss (predict_branch's) and those of slow paths (count's).
+uint32_t retired_events(const Insn& i, bool taken);
+// Counts the events of the instruction that just retired (interpreter): retired_events.
 void count_retired(Hart& h, const Insn& i, bool taken);
 // A conditional branch at pc retired: runs the predictor, counts a miss if branch misses are counted,
 // and returns whether it mispredicted (ctrtarget.MISP). The engines run it once per branch, when

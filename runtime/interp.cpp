@@ -94,6 +94,8 @@ Status Interpreter::execute(Hart& h, const Insn& in) {
   }
   if (h.csr.pmu.active[static_cast<unsigned>(h.priv)] || h.csr.ctr.active) [[unlikely]]
     instrument_retired(h, in, pc, st == Status::Jump);
+  if (observer_) [[unlikely]]
+    observer_->retired(h, in, pc, st == Status::Jump);
   return st;
 }
 

@@ -127,8 +127,11 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
   bus_.map(kPlicBase, plic::window_size(opt_.harts), plic_.get());
   bus_.map(kUartBase, uart16550::kWindowSize, uart_.get());
   for (unsigned i = 0; i < opt_.harts; i++) {
-    ete_.push_back(std::make_unique<EteUnit>(i, isa.ete));
-    bus_.map(kEteBase + i * ete::kWindowSize, ete::kWindowSize, ete_.back().get());
+    trace_.push_back(std::make_unique<HartTrace>(*harts_[i], isa.ete, clock_, !opt_.trace.dir.empty(),
+                                                 threaded_ ? &device_lock_ : nullptr,
+                                                 [this, i] { trace_enable_changed(i); }));
+    if (opt_.trace.program) trace_.back()->program(opt_.trace.config);
+    bus_.map(kEteBase + i * ete::kWindowSize, ete::kWindowSize, trace_.back().get());
   }
 
   EngineOptions eo = opt_.engine;
@@ -343,6 +346,34 @@ void VirtMachine::invalidate_code(Hart& h, uint64_t page) {
   for (size_t i = 0; i < harts_.size(); i++) per_[i]->engine->invalidate(*harts_[i], page, page + Bus::kPage);
 }
 
+namespace {
+// The hart whose thread this is, with harts on host threads.
+thread_local const Hart* this_thread_hart = nullptr;
+}  // namespace
+
+void VirtMachine::trace_enable_changed(unsigned hart) {
+  Hart& h = *harts_[hart];
+  h.request_exit();
+  // Only its own thread may touch code_written (translated code reads it without a lock).
+  if (!threaded_ || this_thread_hart == &h) h.code_written = true;
+}
+
+void VirtMachine::run_engine(Hart& h, Engine& engine) {
+  HartThread& t = *per_[h.hartid];
+  HartTrace& trace = *trace_[h.hartid];
+  for (;;) {
+    t.traced = trace.enabled();
+    if (t.traced) {
+      trace.begin();
+      trace.interpreter().run(h, *this);
+    } else {
+      engine.run(h, *this);
+    }
+    if (stopped_ || t.traced == trace.enabled()) return;
+    h.request_exit();  // on_budget first, in the other engine
+  }
+}
+
 void VirtMachine::stop(int code) {
   bool was = false;
   if (!stopped_.compare_exchange_strong(was, true)) return;
@@ -406,6 +437,9 @@ bool VirtMachine::poll_htif() {
 }
 
 bool VirtMachine::on_budget(Hart& h) {
+  // The hart's trace unit was enabled or disabled: run_engine switches engines, and this runs
+  // again there (the deadline is still reached).
+  if (per_[h.hartid]->traced != trace_[h.hartid]->enabled()) return false;
   // From here on, what other threads ask for (an interrupt, an exclusive section, a stop) lowers
   // the deadline, and what they asked for before is seen below (after park_if_pending's fence):
   // nothing below raises it again.
@@ -418,7 +452,11 @@ bool VirtMachine::on_budget(Hart& h) {
     h.waiting = false;
   }
   pmu::check_overflow(h);
-  if (int irq = csr::pending_interrupt(h); irq >= 0) csr::take_trap(h, irq);
+  if (int irq = csr::pending_interrupt(h); irq >= 0) {
+    const uint64_t epc = h.pc;
+    csr::take_trap(h, irq);
+    if (per_[h.hartid]->traced) trace_[h.hartid]->trap_taken(static_cast<uint64_t>(irq), true, epc);
+  }
   if (!threaded_ && harts_.size() > 1 && h.instret - slice_start_ >= static_cast<uint64_t>(kSlice)) return false;
   // Run to the end of the slice, or to the instruction where a counter could overflow (zero skid),
   // or where brisk record's next sample falls due.
@@ -438,7 +476,9 @@ bool VirtMachine::on_trap(Hart& h) {
     stop(1);
     return false;
   }
+  const uint64_t epc = h.pc, cause = h.trap.cause;
   csr::take_trap(h);
+  if (per_[h.hartid]->traced) trace_[h.hartid]->trap_taken(cause, false, epc);
   return true;
 }
 
@@ -527,7 +567,7 @@ SystemResult VirtMachine::run() {
         for (auto& other : harts_) other->reservation = ~0ull;
       slice_start_ = h.instret;
       h.request_exit();  // on_budget runs first: it delivers what is pending and sets the slice
-      engine_->run(h, *this);
+      run_engine(h, *engine_);
     }
     if (!ran && !stopped_) {
       idle();
@@ -535,6 +575,11 @@ SystemResult VirtMachine::run() {
     }
   }
   if (ctr_dump_) dump_ctr("at exit");
+  if (!opt_.trace.dir.empty()) {
+    std::vector<ete::SnapshotSource> sources;
+    for (auto& t : trace_) sources.push_back(t->snapshot());
+    ete::write_snapshot(opt_.trace.dir, sources);
+  }
   if (opt_.recorder) opt_.recorder->finish(harts);
   SystemResult r;
   r.exit_code = exit_code_;
@@ -552,10 +597,11 @@ SystemResult VirtMachine::run() {
 void VirtMachine::run_hart(Hart& h) {
   HartThread& t = *per_[h.hartid];
   t.member.hart = &h;
+  this_thread_hart = &h;
   group_.join(t.member);
   try {
     h.request_exit();  // on_budget runs first: it delivers what is pending and sets the deadline
-    t.engine->run(h, *this);
+    run_engine(h, *t.engine);
   } catch (...) {
     {
       auto lock = device_lock();

@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "devices/clint.h"
-#include "devices/ete.h"
 #include "devices/fdt.h"
 #include "devices/plic.h"
 #include "devices/sifive_test.h"
@@ -25,6 +24,7 @@
 #include "runtime/bus.h"
 #include "runtime/ctr_config.h"
 #include "runtime/engine.h"
+#include "runtime/ete_trace.h"
 #include "runtime/exclusive.h"
 #include "runtime/host_clock.h"
 #include "runtime/mmu.h"
@@ -50,6 +50,7 @@ struct SystemOptions {
   ctr::Options ctr;     // --ctr, --ctr-depth, --ctr-dump
   profile::Recorder* recorder = nullptr;  // --record (ctr must hold its CTR options)
   std::string vmlinux;  // --vmlinux: the kernel's ELF with symbols, for the recording's MMAP2
+  TraceOptions trace;   // --trace, --trace-config, --trace-opts
 };
 
 struct SystemResult {
@@ -107,8 +108,15 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
     std::condition_variable wake;
     std::thread host;
     TrapRepeats traps;  // on_trap's stuck-handler detection
+    bool traced = false;  // runs on its HartTrace's interpreter (docs/ete.md, "The engine rule")
   };
   void run_hart(Hart& h);
+  // Runs h on `engine`, or on its trace unit's interpreter while the unit is enabled, switching
+  // when on_budget sees the unit change, until the slice ends or the machine stops.
+  void run_engine(Hart& h, Engine& engine);
+  // TRCPRGCTLR.EN of hart's unit changed through MMIO: the hart leaves translated code right after
+  // the store when it made it, else at its next block boundary.
+  void trace_enable_changed(unsigned hart);
   // WFI with harts on host threads: sleeps until an interrupt is pending for h or the machine stops;
   // false when it stopped.
   bool sleep(Hart& h);
@@ -131,7 +139,7 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   std::unique_ptr<Clint> clint_;
   std::unique_ptr<Plic> plic_;
   std::unique_ptr<SifiveTest> test_;
-  std::vector<std::unique_ptr<EteUnit>> ete_;  // one per hart
+  std::vector<std::unique_ptr<HartTrace>> trace_;  // one per hart: its ETE trace unit
   std::unique_ptr<Device> mrom_;  // fw_dynamic_info for OpenSBI, where QEMU keeps it
   std::unique_ptr<Engine> engine_;  // the harts' when they take turns
   std::vector<std::unique_ptr<HartThread>> per_;

@@ -407,7 +407,9 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  brisk system -bios fw_jump.bin -kernel Image -initrd initrd.gz -append 'console=ttyS0'\n"
       "  brisk system --bios none --kernel test.elf        # bare-metal ELF in M-mode\n"
-      "  brisk system --cpu rv64,sstc=off --dumpdtb virt.dtb");
+      "  brisk system --cpu rv64,sstc=off --dumpdtb virt.dtb\n"
+      "  brisk system --bios none --kernel test.elf --trace trace.d --trace-config autofdo\n"
+      "  trc_pkt_lister -ss_dir trace.d -logstdout          # the ETE packets (docs/ete.md)");
   system->add_option("--bios", sys.bios, "Firmware: OpenSBI fw_jump/fw_dynamic (.bin or .elf), or 'none'");
   system->add_option("--kernel", sys.kernel, "Kernel: a RISC-V Linux Image, an ELF, or a flat binary");
   system->add_option("--initrd", sys.initrd, "Initial ramdisk (cpio)");
@@ -444,6 +446,18 @@ int main(int argc, char** argv) {
   system->add_option("--vmlinux", sys.vmlinux,
                      "The kernel's ELF with symbols, which --record's MMAP2 names for kernel samples")
       ->type_name("FILE");
+  std::string trace_dir, trace_config, trace_opts;
+  system->add_option("--trace", trace_dir,
+                     "Write the harts' ETE trace (docs/ete.md) at exit as an OpenCSD snapshot in DIR, one "
+                     "stream per hart (trc_pkt_lister -ss_dir DIR lists it)")
+      ->type_name("DIR");
+  system->add_option("--trace-config", trace_config,
+                     "Program every hart's trace unit before the guest starts: a file of NAME = VALUE lines "
+                     "(ETE register names), or autofdo[:WINDOW,PERIOD], Linux's AutoFDO strobing (5000,10000)")
+      ->type_name("FILE|autofdo");
+  system->add_option("--trace-opts", trace_opts,
+                     "Add to --trace-config's TRCCONFIGR: cycles (cycle counts), timestamps (the timebase's)")
+      ->type_name("cycles,timestamps");
 
   std::vector<std::string> args = qemu_spellings(argc, argv);
   std::optional<std::vector<std::string>> after_dashes;
@@ -487,6 +501,9 @@ int main(int argc, char** argv) {
       }
       sys.limits = run_limits(system_limit_args, sys.engine);
       sys.ctr = ctr_options(system_ctr_args);
+      if (machine == "snitch" && !trace_dir.empty())
+        throw brisk::Error("--trace is for -M virt: the Snitch cluster has no trace unit");
+      sys.trace = brisk::trace_options(trace_dir, trace_config, trace_opts);
       if (machine == "snitch") {
         brisk::SnitchMachine m(sys);
         brisk::SystemResult r = m.run();

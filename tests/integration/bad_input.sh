@@ -55,6 +55,20 @@ expect_error "system: --smp-threads neither 1 nor the harts" "--smp-threads must
     system --smp 2 --smp-threads=3 --bios none --kernel "$WORK/text"
 expect_error "system: hart threads for the lockstep checker" "--engine=check runs the harts on one host thread: it needs --smp-threads=1" \
     system --smp 2 --smp-threads=2 --engine=check --bios none --kernel "$WORK/text"
+# --trace and its options (docs/ete.md, "Command line").
+expect_error "system: --trace into a file" "--trace: .*/text is not a writable directory" \
+    system --bios none --kernel "$WORK/text" --trace "$WORK/text"
+expect_error "system: --trace-config without --trace" "--trace-config needs --trace DIR" \
+    system --bios none --kernel "$WORK/text" --trace-config autofdo
+expect_error "system: bad autofdo window" "autofdo: window 0 and period 3 must be 1 to 65535" \
+    system --bios none --kernel "$WORK/text" --trace "$WORK/trace" --trace-config autofdo:0,3
+expect_error "system: unknown --trace-opts" "--trace-opts: unknown option 'bogus'" \
+    system --bios none --kernel "$WORK/text" --trace "$WORK/trace" --trace-config autofdo --trace-opts bogus
+expect_error "system: --trace-opts without --trace-config" "--trace-opts needs --trace-config" \
+    system --bios none --kernel "$WORK/text" --trace "$WORK/trace" --trace-opts cycles
+printf 'TRCFOO = 1\n' >"$WORK/bad.cfg"
+expect_error "system: unknown register in --trace-config" "bad.cfg:1: 'TRCFOO' is no programmable ETE register" \
+    system --bios none --kernel "$WORK/text" --trace "$WORK/trace" --trace-config "$WORK/bad.cfg"
 
 # Files that are not regular files, given as each thing brisk loads: refused in one line, never a
 # block in open() or read() on a FIFO, never an endless read of a device.

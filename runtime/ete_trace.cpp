@@ -1,0 +1,178 @@
+#include "runtime/ete_trace.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+
+#include "csr/pmu.h"
+#include "csr/privileged.h"
+#include "runtime/error.h"
+#include "runtime/input_file.h"
+
+namespace brisk {
+
+namespace {
+
+// A --trace-config file is a few hundred lines at most.
+constexpr uint64_t kConfigLimit = 1 << 20;
+
+bool parse_unsigned(std::string_view s, unsigned& v) {
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+}
+
+std::vector<ete::RegisterWrite> config_writes(const std::string& config) {
+  const std::string_view c = config;
+  if (c == "autofdo") return ete::autofdo_config();
+  if (c.starts_with("autofdo:")) {
+    const std::string_view args = c.substr(8);
+    const size_t comma = args.find(',');
+    unsigned window = 0, period = 0;
+    if (comma == std::string_view::npos || !parse_unsigned(args.substr(0, comma), window) ||
+        !parse_unsigned(args.substr(comma + 1), period))
+      throw Error("--trace-config {}: expected autofdo:WINDOW,PERIOD", printable(config));
+    return ete::autofdo_config(window, period);
+  }
+  const std::vector<uint8_t> text = read_input(config, "--trace-config", kConfigLimit);
+  return ete::parse_config(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()),
+                           printable(config));
+}
+
+}  // namespace
+
+TraceOptions trace_options(const std::string& dir, const std::string& config, const std::string& opts) {
+  TraceOptions t;
+  if (dir.empty()) {
+    if (!config.empty()) throw Error("--trace-config needs --trace DIR, where the trace goes");
+    if (!opts.empty()) throw Error("--trace-opts needs --trace DIR, where the trace goes");
+    return t;
+  }
+  if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)
+    throw Error("--trace: cannot create directory {}: {}", printable(dir), std::strerror(errno));
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || ::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw Error("--trace: {} is not a writable directory", printable(dir));
+  t.dir = dir;
+  if (!config.empty()) {
+    t.config = config_writes(config);
+    t.program = true;
+  }
+  uint32_t configr = 0;
+  for (std::string_view rest = opts; !rest.empty();) {
+    const size_t comma = rest.find(',');
+    const std::string_view o = rest.substr(0, comma);
+    rest.remove_prefix(comma == std::string_view::npos ? rest.size() : comma + 1);
+    if (o == "cycles")
+      configr |= ete::CONFIGR_CCI;
+    else if (o == "timestamps")
+      configr |= ete::CONFIGR_TS;
+    else
+      throw Error("--trace-opts: unknown option '{}' (cycles, timestamps)", printable(o));
+  }
+  if (configr) {
+    // They add to what --trace-config programs: a guest that programs its unit sets TRCCONFIGR itself.
+    if (!t.program) throw Error("--trace-opts needs --trace-config, which programs TRCCONFIGR");
+    ete::RegisterWrite* last = nullptr;
+    for (ete::RegisterWrite& w : t.config)
+      if (w.offset == ete::TRCCONFIGR) last = &w;
+    if (last)
+      last->value |= configr;
+    else
+      t.config.push_back({ete::TRCCONFIGR, configr});
+  }
+  return t;
+}
+
+ete::El exception_level(Priv p) {
+  switch (p) {
+    case Priv::U: return ete::El::EL0;
+    case Priv::S: return ete::El::EL1;
+    case Priv::M: break;
+  }
+  return ete::El::EL3;
+}
+
+HartTrace::HartTrace(Hart& h, const ete::Sizes& sizes, const Clock& clock, bool stream, std::mutex* lock,
+                     std::function<void()> enable_changed)
+    : h_(h),
+      encoder_(&clock),
+      unit_(static_cast<unsigned>(h.hartid), sizes, stream ? &encoder_ : nullptr),
+      lock_(lock),
+      enable_changed_(std::move(enable_changed)) {
+  h.csr.triggers.observer = {&HartTrace::on_match, this};
+}
+
+bool HartTrace::write(uint64_t offset, unsigned size, uint64_t value) {
+  const bool ok = unit_.write(offset, size, value);
+  if (unit_.enabled() != enabled_.load(std::memory_order_relaxed)) {
+    enabled_.store(unit_.enabled(), std::memory_order_release);
+    enable_changed_();
+  }
+  return ok;
+}
+
+void HartTrace::program(const std::vector<ete::RegisterWrite>& writes) {
+  ete::program(unit_, writes);
+  enabled_.store(unit_.enabled(), std::memory_order_release);
+}
+
+void HartTrace::begin() {
+  matches_ = 0;
+  auto l = lock();
+  context_if_changed();
+}
+
+void HartTrace::context_if_changed() {
+  const ete::El el = exception_level(h_.priv);
+  // Context ID is satp.ASID (docs/ete.md, "RISC-V mappings"); VMID is 0 without the H extension.
+  const auto asid = static_cast<uint32_t>((h_.csr.satp & csr::SATP_ASID_MASK) >> csr::SATP_ASID_SHIFT);
+  if (el == el_ && asid == context_id_) return;
+  el_ = el;
+  context_id_ = asid;
+  unit_.on_context(h_.pc, el, asid, 0);
+}
+
+void HartTrace::retired(Hart& h, const Insn& in, uint64_t pc, bool jumped) {
+  ete::Retired r;
+  r.pc = pc;
+  r.next_pc = h.pc;
+  const uint16_t f = in.flags();
+  // An xRET is the only other instruction that writes pc: a taken indirect branch, as ETE traces
+  // an exception return, so that the stream names where it went whatever the context does.
+  if (in.op == Op::JALR || (jumped && !(f & (kBranch | kJump))))
+    r.kind = ete::Retired::IndirectBranch;
+  else if (f & (kBranch | kJump))
+    r.kind = ete::Retired::Branch;
+  r.taken = jumped;
+  r.pmu_events = pmu::retired_events(in, jumped) | 1u << pmu::kCycles | 1u << pmu::kInstructions;
+  r.pe_comparators = matches_;
+  matches_ = 0;
+  auto l = lock();
+  unit_.on_retired(r);
+  context_if_changed();  // an xRET or a satp write
+}
+
+void HartTrace::trap_taken(uint64_t cause, bool interrupt, uint64_t epc) {
+  auto l = lock();
+  el_ = exception_level(h_.priv);
+  unit_.on_exception(cause, interrupt, epc, h_.pc, el_);
+}
+
+ete::SnapshotSource HartTrace::snapshot() {
+  encoder_.stop();
+  ete::SnapshotSource s = ete::snapshot_source(unit_);
+  s.stream = encoder_.bytes();
+  return s;
+}
+
+void HartTrace::on_match(void* self, const Hart&, const trigger::Match& m) {
+  // With action 0, the only one brisk has, the matched instruction takes a breakpoint instead of
+  // retiring: its inputs are active for the next instruction that retires, the handler's first.
+  auto* t = static_cast<HartTrace*>(self);
+  if (t->enabled()) t->matches_ |= static_cast<uint8_t>(m.triggers);
+}
+
+}  // namespace brisk
