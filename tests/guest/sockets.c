@@ -391,7 +391,33 @@ static void test_inet(void) {
     close(l);
 }
 
-int main(void) {
+#ifndef SOL_XDP
+#define SOL_XDP 283
+#endif
+
+/* `sockets pointer_options`: options whose values hold pointers, as iptables' IPT_SO_SET_REPLACE
+ * (IPPROTO_IP 64) and SOL_XDP's XDP_UMEM_REG (4), are refused with ENOPROTOOPT, each warned about
+ * once (tests/guest/CMakeLists.txt checks stderr). */
+static void test_pointer_options(void) {
+    int s = socket(AF_INET, SOCK_DGRAM, 0);
+    CHECK(s >= 0);
+    char buf[64] = {0};
+    for (int k = 0; k < 2; k++) {
+        errno = 0;
+        CHECK_EQ(setsockopt(s, IPPROTO_IP, 64, buf, sizeof buf), -1);
+        CHECK_EQ(errno, ENOPROTOOPT);
+        errno = 0;
+        CHECK_EQ(setsockopt(s, SOL_XDP, 4, buf, sizeof buf), -1);
+        CHECK_EQ(errno, ENOPROTOOPT);
+    }
+    close(s);
+}
+
+int main(int argc, char **argv) {
+    if (argc == 2 && strcmp(argv[1], "pointer_options") == 0) {
+        test_pointer_options();
+        return 0;
+    }
     test_socketpair();
     test_scm_rights();
     test_filter();

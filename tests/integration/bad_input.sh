@@ -71,6 +71,17 @@ expect_error "system: FIFO as --initrd" "the initrd .*/fifo is a FIFO" \
     system --bios none --kernel "$WORK/bare-spin" --initrd "$WORK/fifo"
 expect_error "system: /dev/zero as --initrd" "the initrd /dev/zero is a character device" \
     system --bios none --kernel "$WORK/bare-spin" --initrd /dev/zero
+# Empty images, and images larger than RAM (sparse files: nothing is written).
+: >"$WORK/empty"
+truncate -s 65M "$WORK/big"
+expect_error "system: empty --kernel" "the kernel .*/empty is empty" system --bios none --kernel "$WORK/empty"
+expect_error "system: empty --initrd" "the initrd .*/empty is empty" \
+    system --bios none --kernel "$WORK/bare-spin" --initrd "$WORK/empty"
+expect_error "system: empty --bios" "the firmware .*/empty is empty" system --bios "$WORK/empty" --kernel "$WORK/bare-spin"
+expect_error "system: --kernel larger than RAM" "the kernel .*/big \(65 MiB\) is larger than RAM; try a larger -m" \
+    system --bios none -m 64M --kernel "$WORK/big"
+expect_error "system: --initrd larger than RAM" "the initrd .*/big \(65 MiB\) is larger than RAM; try a larger -m" \
+    system --bios none -m 64M --kernel "$WORK/bare-spin" --initrd "$WORK/big"
 expect_error "system: a directory as --kernel" "the kernel .* is a directory" system --bios none --kernel "$WORK"
 expect_error "system: a directory as --bios" "the firmware .* is a directory" \
     system --bios "$WORK" --kernel "$WORK/bare-spin"
