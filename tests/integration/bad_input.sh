@@ -53,6 +53,10 @@ expect_error "system: missing firmware" "cannot open the firmware .*nonexistent"
 expect_error "system: bad -m" "is not a size" system -m lots --bios none --kernel "$WORK/text"
 expect_error "system: --smp-threads neither 1 nor the harts" "--smp-threads must be 1 or the number of harts \\(2\\)" \
     system --smp 2 --smp-threads=3 --bios none --kernel "$WORK/text"
+expect_error "system: hart threads with --ctr-dump" "--ctr-dump runs the harts on one host thread: it needs --smp-threads=1" \
+    system --smp 2 --smp-threads=2 --ctr --ctr-dump="$WORK/x.ctr" --bios none --kernel "$WORK/text"
+expect_error "system: hart threads with --record" "--record runs the harts on one host thread: it needs --smp-threads=1" \
+    system --smp 2 --smp-threads=2 --record "$WORK/x.data" --bios none --kernel "$WORK/text"
 expect_error "system: hart threads for the lockstep checker" "--engine=check runs the harts on one host thread: it needs --smp-threads=1" \
     system --smp 2 --smp-threads=2 --engine=check --bios none --kernel "$WORK/text"
 
