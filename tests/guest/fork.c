@@ -118,7 +118,7 @@ static void check_vfork(void)
     munmap((void *)last, 4096);
 }
 
-/* PR_SET_PDEATHSIG: a grandchild asks for SIGUSR1 when its parent dies; the parent exits and the
+/* PR_SET_PDEATHSIG: a grandchild asks for SIGUSR2 when its parent dies; the parent exits and the
  * grandchild's handler runs, which it reports to the grandparent through a pipe. */
 static volatile sig_atomic_t parent_died;
 static void on_parent_death(int sig) { parent_died = sig; }
@@ -135,12 +135,12 @@ static void check_pdeathsig(void)
         if (grandchild < 0)
             _exit(1);
         if (grandchild == 0) {
-            sigset_t usr1, old;
-            sigemptyset(&usr1);
-            sigaddset(&usr1, SIGUSR1);
-            sigprocmask(SIG_BLOCK, &usr1, &old);
-            signal(SIGUSR1, on_parent_death);
-            if (prctl(PR_SET_PDEATHSIG, SIGUSR1) != 0)
+            sigset_t usr2, old;
+            sigemptyset(&usr2);
+            sigaddset(&usr2, SIGUSR2);
+            sigprocmask(SIG_BLOCK, &usr2, &old);
+            signal(SIGUSR2, on_parent_death);
+            if (prctl(PR_SET_PDEATHSIG, SIGUSR2) != 0)
                 _exit(1);
             alarm(30);  /* no signal: SIGALRM ends it, and the grandparent reads nothing */
             char c = 'r';
@@ -162,7 +162,7 @@ static void check_pdeathsig(void)
     CHECK_EQ(WEXITSTATUS(status), 0);
     char got = 0;
     CHECK_EQ(read(report[0], &got, 1), 1);
-    CHECK_EQ(got, SIGUSR1);
+    CHECK_EQ(got, SIGUSR2);
     close(report[0]);
     close(ready[0]);
 }
