@@ -418,6 +418,17 @@ int main(int argc, char **argv) {
         test_pointer_options();
         return 0;
     }
+    /* `sockets bind_unix PATH`: binds an AF_UNIX socket at PATH and leaves it there, for a test to
+     * look for (--sysroot does not apply to socket paths). */
+    if (argc == 3 && strcmp(argv[1], "bind_unix") == 0) {
+        int s = socket(AF_UNIX, SOCK_STREAM, 0);
+        CHECK(s >= 0);
+        struct sockaddr_un a = {.sun_family = AF_UNIX};
+        CHECK(strlen(argv[2]) < sizeof a.sun_path);
+        strcpy(a.sun_path, argv[2]);
+        CHECK_EQ(bind(s, (struct sockaddr *)&a, sizeof a), 0);
+        return 0;
+    }
     test_socketpair();
     test_scm_rights();
     test_filter();
