@@ -419,7 +419,17 @@ static void test_robust_mutex(void) {
     pthread_mutexattr_destroy(&attr);
 }
 
+/* `threads no_threads`, under --engine=check or brisk record, which run one thread: pthread_create
+ * fails with clone's ENOSYS, each time, and the program carries on. */
+static void no_threads(void) {
+    pthread_t t;
+    CHECK_EQ(pthread_create(&t, NULL, child_thread, NULL), ENOSYS);
+    CHECK_EQ(pthread_create(&t, NULL, child_thread, NULL), ENOSYS);
+    exit(0);
+}
+
 int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "no_threads")) no_threads();
     if (argc > 1 && !strcmp(argv[1], "spin")) spin_until_stopped();
     if (argc > 1 && !strcmp(argv[1], "segv")) fault_in_thread();
     test_clone_flags();
