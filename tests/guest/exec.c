@@ -133,6 +133,14 @@ int main(int argc, char **argv)
     CHECK(WIFEXITED(status));
     CHECK_EQ(WEXITSTATUS(status), 0);
     posix_spawn_file_actions_destroy(&actions);
+    /* The child's exec fails in memory of its own, which the parent never sees (README, Processes):
+     * posix_spawn succeeds and the child exits 127, where Linux's shared-memory vfork gives ENOENT. */
+    char *missing_args[] = {"/nonexistent/program", NULL};
+    CHECK_EQ(posix_spawn(&pid, missing_args[0], NULL, NULL, missing_args, envp), 0);
+    CHECK(pid > 0);
+    CHECK_EQ(waitpid(pid, &status, 0), pid);
+    CHECK(WIFEXITED(status));
+    CHECK_EQ(WEXITSTATUS(status), 127);
 
     unlink(plain);
     unlink(noexec);

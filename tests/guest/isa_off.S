@@ -3,7 +3,8 @@
  * NAME's extension off brisk must end it with SIGILL at exactly that instruction. With no
  * argument it runs them all (every one is legal on the default CPU) and checks their results.
  * The program itself uses only RV64I (no C, no FP), so it runs on any --cpu.
- * `inval` runs cbo.inval, which Linux leaves disabled for user space: SIGILL on every CPU. */
+ * `inval` runs cbo.inval, which Linux leaves disabled for user space: SIGILL on every CPU.
+ * `jalr_ialign` and `branch_ialign` jump to an address 2 mod 4, which is misaligned without C. */
 #include "check.h"
 
 /* Each case: its name, then code that ends by jumping to `done`. */
@@ -61,7 +62,7 @@ done:
     j next
 finish:
     bnez s0, 3f
-    CHECK_REG s3, 14          /* every case but inval ran */
+    CHECK_REG s3, 16          /* every case but inval ran */
 3:  bnez s3, 4f
     CHECK_REG s0, 0           /* an unknown NAME: fail */
 4:
@@ -140,6 +141,19 @@ CASE zifencei
     j done
 CASE zicsr
     csrr a3, cycle           /* 0xc00026f3 */
+    j done
+/* Jumps to an address that is 2 mod 4: legal with C, instruction-address-misaligned on the jump
+ * without it (IALIGN = 32). */
+CASE jalr_ialign
+    la t0, .Ljalr_target
+    jr t0
+    .half 0x0001             /* c.nop, jumped over */
+.Ljalr_target:
+    j done
+CASE branch_ialign
+    beq zero, zero, .Lbranch_target
+    .half 0x0001
+.Lbranch_target:
     j done
 inval_code:
 CASE inval

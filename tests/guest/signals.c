@@ -4,6 +4,7 @@
  * nanosleep. Every handler counts its runs, and each step checks the counts. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -191,6 +192,23 @@ int main(void) {
     on(SIGTRAP, skip, 0);
     asm volatile(".option push\n.option norvc\nlla %0, 1f\n1: ebreak\n.option pop" : "=r"(at));
     check_fault(4, SIGTRAP, TRAP_BRKPT, at);
+
+    /* SIGBUS: a store to a shared file mapping's page past the file's end (per-process name: every
+     * engine's run may be here at once). */
+    on(SIGBUS, skip, 0);
+    char name[64];
+    snprintf(name, sizeof name, "signals.%d.tmp", (int)getpid());
+    int fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    CHECK(fd >= 0);
+    CHECK_EQ(write(fd, "x", 1), 1);
+    page = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    CHECK(page != MAP_FAILED);
+    CHECK_EQ(unlink(name), 0);
+    close(fd);
+    page[1] = 'y';  /* inside the file's page: fine */
+    asm volatile(".option push\n.option norvc\nsw zero, 24(%0)\n.option pop" : : "r"(page + 4096) : "memory");
+    check_fault(5, SIGBUS, BUS_ADRERR, (uint64_t)(page + 4096 + 24));
+    CHECK_EQ(munmap(page, 2 * 4096), 0);
 
     /* A blocked signal stays pending until it is unblocked, and is delivered then. */
     runs = 0;

@@ -391,7 +391,44 @@ static void test_inet(void) {
     close(l);
 }
 
-int main(void) {
+#ifndef SOL_XDP
+#define SOL_XDP 283
+#endif
+
+/* `sockets pointer_options`: options whose values hold pointers, as iptables' IPT_SO_SET_REPLACE
+ * (IPPROTO_IP 64) and SOL_XDP's XDP_UMEM_REG (4), are refused with ENOPROTOOPT, each warned about
+ * once (tests/guest/CMakeLists.txt checks stderr). */
+static void test_pointer_options(void) {
+    int s = socket(AF_INET, SOCK_DGRAM, 0);
+    CHECK(s >= 0);
+    char buf[64] = {0};
+    for (int k = 0; k < 2; k++) {
+        errno = 0;
+        CHECK_EQ(setsockopt(s, IPPROTO_IP, 64, buf, sizeof buf), -1);
+        CHECK_EQ(errno, ENOPROTOOPT);
+        errno = 0;
+        CHECK_EQ(setsockopt(s, SOL_XDP, 4, buf, sizeof buf), -1);
+        CHECK_EQ(errno, ENOPROTOOPT);
+    }
+    close(s);
+}
+
+int main(int argc, char **argv) {
+    if (argc == 2 && strcmp(argv[1], "pointer_options") == 0) {
+        test_pointer_options();
+        return 0;
+    }
+    /* `sockets bind_unix PATH`: binds an AF_UNIX socket at PATH and leaves it there, for a test to
+     * look for (--sysroot does not apply to socket paths). */
+    if (argc == 3 && strcmp(argv[1], "bind_unix") == 0) {
+        int s = socket(AF_UNIX, SOCK_STREAM, 0);
+        CHECK(s >= 0);
+        struct sockaddr_un a = {.sun_family = AF_UNIX};
+        CHECK(strlen(argv[2]) < sizeof a.sun_path);
+        strcpy(a.sun_path, argv[2]);
+        CHECK_EQ(bind(s, (struct sockaddr *)&a, sizeof a), 0);
+        return 0;
+    }
     test_socketpair();
     test_scm_rights();
     test_filter();

@@ -1,5 +1,5 @@
 /* Guest threads: glibc pthreads on clone(CLONE_VM | CLONE_THREAD | ...), host-atomic AMOs and LR/SC,
- * fences, futexes, thread exit, tgkill, and exit_group ending a thread blocked in read(). */
+ * fences, futexes, thread exit, robust mutexes, tgkill, and exit_group ending a thread blocked in read(). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/futex.h>
@@ -391,7 +391,45 @@ static void fault_in_thread(void) {
     CHECK(!"pthread_join returned");
 }
 
+/* --- robust lists: a robust mutex whose owner exited is EOWNERDEAD to the next locker --- */
+static pthread_mutex_t robust;
+
+static void *lock_and_exit(void *arg) {
+    CHECK_EQ(pthread_mutex_lock(&robust), 0);
+    return arg;
+}
+
+static void test_robust_mutex(void) {
+    pthread_mutexattr_t attr;
+    CHECK_EQ(pthread_mutexattr_init(&attr), 0);
+    CHECK_EQ(pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST), 0);
+    CHECK_EQ(pthread_mutex_init(&robust, &attr), 0);
+    pthread_t t;
+    CHECK_EQ(pthread_create(&t, NULL, lock_and_exit, NULL), 0);
+    CHECK_EQ(pthread_join(t, NULL), 0);
+    struct timespec deadline;  /* a lost robust list would leave it locked for good */
+    CHECK_EQ(clock_gettime(CLOCK_REALTIME, &deadline), 0);
+    deadline.tv_sec += 30;
+    CHECK_EQ(pthread_mutex_timedlock(&robust, &deadline), EOWNERDEAD);
+    CHECK_EQ(pthread_mutex_consistent(&robust), 0);
+    CHECK_EQ(pthread_mutex_unlock(&robust), 0);
+    CHECK_EQ(pthread_mutex_lock(&robust), 0);
+    CHECK_EQ(pthread_mutex_unlock(&robust), 0);
+    pthread_mutex_destroy(&robust);
+    pthread_mutexattr_destroy(&attr);
+}
+
+/* `threads no_threads`, under --engine=check or brisk record, which run one thread: pthread_create
+ * fails with clone's ENOSYS, each time, and the program carries on. */
+static void no_threads(void) {
+    pthread_t t;
+    CHECK_EQ(pthread_create(&t, NULL, child_thread, NULL), ENOSYS);
+    CHECK_EQ(pthread_create(&t, NULL, child_thread, NULL), ENOSYS);
+    exit(0);
+}
+
 int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "no_threads")) no_threads();
     if (argc > 1 && !strcmp(argv[1], "spin")) spin_until_stopped();
     if (argc > 1 && !strcmp(argv[1], "segv")) fault_in_thread();
     test_clone_flags();
@@ -401,6 +439,7 @@ int main(int argc, char **argv) {
     test_store_buffering();
     test_futex();
     test_thread_exit();
+    test_robust_mutex();
     test_signals();
     test_cross_modifying_code();
     test_fork();

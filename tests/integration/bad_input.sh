@@ -53,6 +53,10 @@ expect_error "system: missing firmware" "cannot open the firmware .*nonexistent"
 expect_error "system: bad -m" "is not a size" system -m lots --bios none --kernel "$WORK/text"
 expect_error "system: --smp-threads neither 1 nor the harts" "--smp-threads must be 1 or the number of harts \\(2\\)" \
     system --smp 2 --smp-threads=3 --bios none --kernel "$WORK/text"
+expect_error "system: hart threads with --ctr-dump" "--ctr-dump runs the harts on one host thread: it needs --smp-threads=1" \
+    system --smp 2 --smp-threads=2 --ctr --ctr-dump="$WORK/x.ctr" --bios none --kernel "$WORK/text"
+expect_error "system: hart threads with --record" "--record runs the harts on one host thread: it needs --smp-threads=1" \
+    system --smp 2 --smp-threads=2 --record "$WORK/x.data" --bios none --kernel "$WORK/text"
 expect_error "system: hart threads for the lockstep checker" "--engine=check runs the harts on one host thread: it needs --smp-threads=1" \
     system --smp 2 --smp-threads=2 --engine=check --bios none --kernel "$WORK/text"
 # --trace and its options (docs/ete.md, "Command line").
@@ -85,6 +89,17 @@ expect_error "system: FIFO as --initrd" "the initrd .*/fifo is a FIFO" \
     system --bios none --kernel "$WORK/bare-spin" --initrd "$WORK/fifo"
 expect_error "system: /dev/zero as --initrd" "the initrd /dev/zero is a character device" \
     system --bios none --kernel "$WORK/bare-spin" --initrd /dev/zero
+# Empty images, and images larger than RAM (sparse files: nothing is written).
+: >"$WORK/empty"
+truncate -s 65M "$WORK/big"
+expect_error "system: empty --kernel" "the kernel .*/empty is empty" system --bios none --kernel "$WORK/empty"
+expect_error "system: empty --initrd" "the initrd .*/empty is empty" \
+    system --bios none --kernel "$WORK/bare-spin" --initrd "$WORK/empty"
+expect_error "system: empty --bios" "the firmware .*/empty is empty" system --bios "$WORK/empty" --kernel "$WORK/bare-spin"
+expect_error "system: --kernel larger than RAM" "the kernel .*/big \(65 MiB\) is larger than RAM; try a larger -m" \
+    system --bios none -m 64M --kernel "$WORK/big"
+expect_error "system: --initrd larger than RAM" "the initrd .*/big \(65 MiB\) is larger than RAM; try a larger -m" \
+    system --bios none -m 64M --kernel "$WORK/bare-spin" --initrd "$WORK/big"
 expect_error "system: a directory as --kernel" "the kernel .* is a directory" system --bios none --kernel "$WORK"
 expect_error "system: a directory as --bios" "the firmware .* is a directory" \
     system --bios "$WORK" --kernel "$WORK/bare-spin"

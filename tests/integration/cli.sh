@@ -132,3 +132,26 @@ for ext in zbb c sstc zicboz; do
     [[ ${#ext} == 1 && ${isa%%_*} != *$ext* || ${#ext} -gt 1 && $isa != *_${ext}* ]] || fail "--cpu rv64,$ext=off: riscv,isa '$isa' still has $ext"
 done
 pass "--cpu rv64,EXT=off drops exactly EXT from the device tree (zbb, c, sstc, zicboz)"
+
+# --- the single-dash spellings take effect: their device tree, value by value ----------------------
+"$BRISK" system -m 256M -smp 2 -cpu rv64,zbb=off -append "console=x y" --dumpdtb "$WORK/dash.dtb" ||
+    fail "single-dash --dumpdtb: exit status $?"
+[[ $(prop "$WORK/dash.dtb" /memory@80000000 reg) == "0 80000000 0 10000000" ]] ||
+    fail "-m 256M: memory reg '$(prop "$WORK/dash.dtb" /memory@80000000 reg)'"
+[[ $(prop "$WORK/dash.dtb" /cpus/cpu@1 reg) == 1 ]] && ! sprop "$WORK/dash.dtb" /cpus/cpu@2 reg >/dev/null ||
+    fail "-smp 2: the harts are not cpu@0 and cpu@1"
+[[ $(sprop "$WORK/dash.dtb" /chosen bootargs) == "console=x y" ]] ||
+    fail "-append: bootargs '$(sprop "$WORK/dash.dtb" /chosen bootargs)'"
+off=$(fdtget "$WORK/dash.dtb" /cpus/cpu@0 riscv,isa-extensions | tr ' ' '\n' | sort -u)
+[[ $(comm -23 <(echo "$dt_exts") <(echo "$off")) == zbb && -z $(comm -13 <(echo "$dt_exts") <(echo "$off")) ]] ||
+    fail "-cpu rv64,zbb=off: the extensions change by '$(diff <(echo "$dt_exts") <(echo "$off") | grep '^[<>]' | tr '\n' ' ')'"
+"$BRISK" system --memory 256M --smp 2 --cpu rv64,zbb=off --append "console=x y" --dumpdtb "$WORK/long.dtb" ||
+    fail "--dumpdtb with the long spellings: exit status $?"
+cmp -s "$WORK/dash.dtb" "$WORK/long.dtb" || fail "-m -smp -cpu -append give another tree than their long spellings"
+# (--dumpdtb loads no images, so -initrd shows in how an empty one is refused.)
+: >"$WORK/empty"
+"$BRISK" system -bios none -kernel "$WORK/bare-spin" -initrd "$WORK/empty" 2>"$WORK/err"
+rc=$?
+((rc == 1)) && grep -q '^brisk: .*the initrd .*/empty is empty' "$WORK/err" ||
+    fail "-initrd EMPTY: exit status $rc, stderr: $(cat "$WORK/err")"
+pass "-m, -smp, -cpu and -append reach the device tree as their long spellings do, and -initrd is read"

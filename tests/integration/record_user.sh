@@ -35,6 +35,13 @@ samples=$(grep -vc '^PERF_RECORD_MMAP2' "$WORK/a.script" || true)
 grep -q "^brisk record: $samples samples, $instret instructions in " "$WORK/err" ||
     fail "summary does not say $samples samples: $(cat "$WORK/err")"
 pass "-c $PERIOD: $samples samples = floor($instret / $PERIOD), exit status 3 passed on"
+# Sampling does not change what is counted: brisk run retires as many instructions.
+status=0
+"$BRISK" run --engine="$ENGINE" --stats "$PROG" 300000 >"$WORK/run.out" 2>"$WORK/run.err" || status=$?
+run_instret=$(sed -n 's/^brisk: \([0-9]*\) instructions in .*/\1/p' "$WORK/run.err")
+((status == 3 && run_instret == instret)) && cmp -s "$WORK/out" "$WORK/run.out" ||
+    fail "brisk run: status $status, $run_instret instructions, '$(cat "$WORK/run.out")'; brisk record: $instret"
+pass "brisk run retires the same $instret instructions as brisk record"
 
 # The samples' ips, and the hot loop's back edge (its backward bnez) in the branch stacks.
 in_hot=0

@@ -1,14 +1,16 @@
 /* brisk's own files (the perf map, a CTR dump) are not open for the guest: no descriptor the guest
- * can use or list in /proc/self/fd leads to them, and close_range over everything leaves brisk
- * running. Descriptors inherited from whoever started brisk are the guest's, as on Linux. Run with
- * --perf-map and --ctr-dump=FILE, and FILE as the argument. */
+ * can use or list in /proc/self/fd leads to them, SCM_RIGHTS cannot send them, and close_range
+ * over everything leaves brisk running. Descriptors inherited from whoever started brisk are the
+ * guest's, as on Linux. Run with --perf-map and --ctr-dump=FILE, and FILE as the argument. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "isolation.h"
@@ -65,6 +67,28 @@ int main(int argc, char **argv) {
         }
     }
     unlink(link);
+    /* SCM_RIGHTS carries only the guest's own descriptors: any other number is EBADF, as on Linux. */
+    int sv[2];
+    CHECK_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    for (int fd = 3; fd < 4096; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0) continue;
+        union {
+            char buf[CMSG_SPACE(sizeof(int))];
+            struct cmsghdr align;
+        } control;
+        char byte = 'x';
+        struct iovec iov = {&byte, 1};
+        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+                             .msg_controllen = sizeof control.buf};
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof fd);
+        CHECK_ERRNO(sendmsg(sv[0], &msg, 0), EBADF);
+    }
+    close(sv[0]);
+    close(sv[1]);
     CHECK_EQ(syscall(SYS_close_range, 3, ~0u, 0), 0);
     for (int fd = 3; fd < 4096; fd++) CHECK_ERRNO(fcntl(fd, F_GETFD), EBADF);
     CHECK_EQ(write(1, "own_fds: ok\n", 12), 12);
