@@ -1,7 +1,8 @@
 /* Xdma on the DMA core, hart 8 (docs/snitch.md, "DMA"): DMSTAT before and after a copy; a 64 B
  * aligned TCDM -> DRAM copy (AR_DONE = AW_DONE = R_DONE = W_DONE = 1); the source 32 B off alignment
  * (two read beats for one write beat); a copy across a 4 KiB boundary (two bursts on each side); a
- * 2-D copy gathering rows of a strided source; the bytes arrive every time. The compute cores have
+ * 2-D copy gathering rows of a strided source; the bytes arrive every time; a full queue (would
+ * block) and the wait of a DMCPY into it, until the running one completes. The compute cores have
  * no Xdma: DMSTATI on hart 0 is an illegal instruction. Hart 0 waits for hart 8 and exits. */
 #include "snitch.h"
 
@@ -12,6 +13,7 @@
 #define STAT_COMPLETED "x0"
 #define STAT_NEXT "x1"
 #define STAT_BUSY "x2"
+#define STAT_WOULD_BLOCK "x3"
 #define CONFIG_2D "x2"
 
 /* Xdma: opcode 0x2B, funct3 0, by funct7; DMCPYI's and DMSTATI's rs2 field is an immediate. */
@@ -137,6 +139,19 @@ static void dma_core(void) {
     for (uint32_t i = 16; i < 32; i++) CHECK(0, dram[32 * r + i]);
   }
   CHECK(0, dram[128]);
+
+  /* Four 4 KiB copies fill the queue (the first one is still running): DMSTAT 3, would block. A
+   * fifth DMCPY is taken, and the DMA core waits until the first has completed. */
+  dm_src(SRC);
+  dm_dst((uintptr_t)dram);
+  const uint32_t first = dm_cpy(4096, 0);
+  for (unsigned k = 1; k < 4; k++) dm_cpy(4096, 0);
+  CHECK(1, dm_stati(STAT_WOULD_BLOCK));
+  const uint32_t fifth = dm_cpy(4096, 0);
+  CHECK(first + 4, fifth);
+  CHECK(first, dm_stati(STAT_COMPLETED));
+  CHECK(1, dm_stati(STAT_WOULD_BLOCK)); /* full again: 2..5 */
+  wait_for(fifth);
   done = 1;
 }
 
