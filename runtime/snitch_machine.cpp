@@ -167,6 +167,7 @@ SnitchMachine::~SnitchMachine() = default;
 
 void SnitchMachine::load_program() {
   const ElfFile f(opt_.kernel, "kernel");
+  check_xlen(f, opt_.kernel, harts_[0]->csr.isa.xlen);
   const std::string shown = printable(opt_.kernel);
   const LoadedElf elf = load_segments(
       f, 0, [this](uint64_t pa, uint64_t size) { return cluster_memory_->at(pa, size); },
