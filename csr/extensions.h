@@ -42,7 +42,8 @@ namespace brisk {
   EXT(Ssctr, "ssctr")                     \
   EXT(Ssstateen, "ssstateen")             \
   EXT(Sstc, "sstc")                       \
-  EXT(Svade, "svade")
+  EXT(Svade, "svade")                     \
+  EXT(Xdma, "xdma")
 
 enum class Ext : unsigned {
 #define EXT(id, name) id,
@@ -63,7 +64,8 @@ struct IsaConfig {
   // The Snitch cluster's custom CSRs (csr/snitch.cpp) and mie's MCIP: the -M snitch machine's harts.
   bool snitch_cluster = false;
 
-  IsaConfig() { on.set(); }  // everything brisk implements
+  // Everything brisk implements but Xdma, the Snitch DMA core's (the -M snitch machine's hart 8).
+  IsaConfig() { on.set().reset(static_cast<size_t>(Ext::Xdma)); }
   bool has(Ext e) const { return on.test(static_cast<size_t>(e)); }
   bool rv32() const { return xlen == 32; }
   // Applies a QEMU-style `rv64,zba=off,sstc=on,ctr-depths=16,256` string (or `rv32,...`); throws brisk::Error

@@ -366,6 +366,13 @@ Insn decode32(uint32_t raw, bool rv32) {
       if (f3 == 2) return with_fields<Fmt::S>(Op::FSW, raw);
       if (f3 == 3) return with_fields<Fmt::S>(Op::FSD, raw);
       break;
+    case 0x2b:
+      if (f3 == 0 && bits(raw, 31, 25) < 8) {
+        static constexpr Op kXdma[8] = {Op::DMSRC,   Op::DMDST,  Op::DMCPYI, Op::DMCPY,
+                                        Op::DMSTATI, Op::DMSTAT, Op::DMSTR,  Op::DMREP};
+        return with_fields<Fmt::R>(kXdma[bits(raw, 31, 25)], raw);
+      }
+      break;
     case 0x2f: return with_fields<Fmt::A>(op_amo(raw), raw);
     case 0x33: return with_fields<Fmt::R>(op_op(raw, rv32), raw);
     case 0x37: return with_fields<Fmt::U>(Op::LUI, raw);

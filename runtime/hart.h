@@ -29,6 +29,20 @@ struct PendingTrap {
 };
 
 struct Hart;
+// The Snitch cluster's DMA engine as the DMA core's Xdma instructions drive it (docs/snitch.md,
+// "DMA"); the -M snitch machine gives it to the harts with Xdma.
+struct XdmaPort {
+  virtual ~XdmaPort() = default;
+  virtual void set_source(uint64_t addr) = 0;
+  virtual void set_destination(uint64_t addr) = 0;
+  virtual void set_strides(uint64_t src_stride, uint64_t dst_stride) = 0;
+  virtual void set_repetitions(uint32_t reps) = 0;
+  // DMCPY: queues the copy; returns its id.
+  virtual uint32_t copy(uint32_t size, uint32_t config) = 0;
+  // DMSTAT: completed id, next id, busy, would block.
+  virtual uint32_t status(uint32_t which) = 0;
+};
+
 // What a hart's surroundings (user-mode Linux, or a system machine) provide beyond its own state:
 // memory outside the flat fast path, and the notifications that keep fast paths coherent.
 struct HartEnv {
@@ -115,6 +129,7 @@ struct Hart {
   // --- cold state ---
   PendingTrap trap;
   HartEnv* env = nullptr;
+  XdmaPort* xdma = nullptr;  // with Ext::Xdma
   csr::State csr;
   uint64_t hartid = 0;
 

@@ -106,6 +106,8 @@ InsnFacts snitch_facts(const Insn& in) {
     default:
       break;
   }
+  // Their rs2 field is an immediate.
+  if (in.op == Op::DMCPYI || in.op == Op::DMSTATI) f.src[1] = InsnFacts::kNone;
   return f;
 }
 

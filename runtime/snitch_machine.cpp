@@ -1,6 +1,7 @@
 #include "runtime/snitch_machine.h"
 
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -81,6 +82,31 @@ class SnitchMachine::ClusterMemory final : public snitch::HostMemory {
   Sram& tcdm_;
 };
 
+// The DMA core's Xdma. The parameters go to the engine at once; a DMCPY answers the id it gets and
+// is queued after its retire, at its issue cycle (Cluster::dma_copy).
+class SnitchMachine::DmaPort final : public XdmaPort {
+ public:
+  struct Copy {
+    uint32_t size, config;
+  };
+  explicit DmaPort(snitch::Dma& dma) : dma_(dma) {}
+  void set_source(uint64_t addr) override { dma_.set_source(addr); }
+  void set_destination(uint64_t addr) override { dma_.set_destination(addr); }
+  void set_strides(uint64_t src_stride, uint64_t dst_stride) override { dma_.set_strides(src_stride, dst_stride); }
+  void set_repetitions(uint32_t reps) override { dma_.set_repetitions(reps); }
+  uint32_t copy(uint32_t size, uint32_t config) override {
+    pending_ = Copy{size, config};
+    return dma_.status(snitch::Dma::kNextId);
+  }
+  uint32_t status(uint32_t which) override { return dma_.status(which); }
+  // The DMCPY of the instruction just run, if it was one.
+  std::optional<Copy> take_copy() { return std::exchange(pending_, std::nullopt); }
+
+ private:
+  snitch::Dma& dma_;
+  std::optional<Copy> pending_;
+};
+
 // mtime and the time CSR count cluster cycles, so that a run is the same every time.
 class SnitchMachine::CycleClock final : public Clock {
  public:
@@ -111,12 +137,16 @@ SnitchMachine::SnitchMachine(const SystemOptions& opt) : opt_(opt), bus_(kDramBa
   cluster_memory_ = std::make_unique<ClusterMemory>(bus_, *tcdm_);
   cluster_ = std::make_unique<snitch::Cluster>(kHarts, *cluster_memory_);
   clock_ = std::make_unique<CycleClock>(*cluster_);
+  dma_port_ = std::make_unique<DmaPort>(cluster_->dma());
+  IsaConfig dma_isa = isa;
+  dma_isa.on.set(static_cast<size_t>(Ext::Xdma));
   std::vector<Hart*> raw;
   for (unsigned i = 0; i < kHarts; i++) {
     harts_.push_back(std::make_unique<Hart>());
     Hart& h = *harts_.back();
     h.hartid = i;
-    csr::set_isa(h, isa);
+    csr::set_isa(h, i == kDmaCore ? dma_isa : isa);
+    if (i == kDmaCore) h.xdma = dma_port_.get();
     h.csr.clock = clock_.get();
     csr::reset(h);
     raw.push_back(&h);
@@ -137,6 +167,7 @@ SnitchMachine::~SnitchMachine() = default;
 
 void SnitchMachine::load_program() {
   const ElfFile f(opt_.kernel, "kernel");
+  check_xlen(f, opt_.kernel, harts_[0]->csr.isa.xlen);
   const std::string shown = printable(opt_.kernel);
   const LoadedElf elf = load_segments(
       f, 0, [this](uint64_t pa, uint64_t size) { return cluster_memory_->at(pa, size); },
@@ -200,8 +231,9 @@ void SnitchMachine::step(unsigned hart) {
   uint64_t addr = 0;
   if (in) {
     facts = facts_of(pc, *in);
-    // Read before the instruction runs: it may overwrite its base register.
-    if (in->flags() & (kLoad | kStore | kAmo)) addr = h.x[in->rs1] + static_cast<uint64_t>(in->imm);
+    // Read before the instruction runs: it may overwrite its base register. On RV32 the access
+    // is at the low 32 bits of the sum, as the hart's own (xlen_addr).
+    if (in->flags() & (kLoad | kStore | kAmo)) addr = xlen_addr(h, h.x[in->rs1] + static_cast<uint64_t>(in->imm));
     st = interp_.execute(h, *in);
   }
   if (st == Status::Trap) {
@@ -211,6 +243,8 @@ void SnitchMachine::step(unsigned hart) {
     return;
   }
   cluster_->retire(hart, pc, facts, addr);
+  if (hart == kDmaCore)
+    if (const auto c = dma_port_->take_copy()) cluster_->dma_copy(hart, c->size, c->config);
   const uint16_t flags = in->flags();
   if (htif_ && (flags & kStore) && addr - tohost_ < 8) poll_htif();
   if ((flags & kStore) && addr - kClintBase < clint::kWindowSize) next_timer_ = 0;

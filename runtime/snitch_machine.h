@@ -21,13 +21,13 @@
 
 namespace brisk {
 
-// The harts' ISA when --cpu is not given. The one XLEN-specific choice of the machine: Snitch
-// cores are RV32IMAFD; brisk's harts are RV64 until RV32 harts exist.
-constexpr const char* kSnitchCpu = "rv64,c=off,sstc=off";
+// The harts' ISA when --cpu is not given: Snitch cores are RV32IMAFD.
+constexpr const char* kSnitchCpu = "rv32,c=off,sstc=off";
 
 class SnitchMachine final : public InterruptSink {
  public:
   static constexpr unsigned kHarts = 9;  // 0-7 compute cores, 8 the DMA core
+  static constexpr unsigned kDmaCore = 8;  // the one with Xdma
   static constexpr uint64_t kPeriphBase = 0x10020000;
   static constexpr uint64_t kZeroMemBase = 0x10030000;
   static constexpr uint64_t kZeroMemSize = 0x10000;
@@ -48,6 +48,7 @@ class SnitchMachine final : public InterruptSink {
   class ZeroMemory;
   class ClusterMemory;
   class CycleClock;
+  class DmaPort;
 
   void load_program();
   // Runs one instruction of `hart` (or takes its interrupt or exception) and tells the model.
@@ -69,6 +70,7 @@ class SnitchMachine final : public InterruptSink {
   std::unique_ptr<ClusterMemory> cluster_memory_;
   std::unique_ptr<snitch::Cluster> cluster_;
   std::unique_ptr<CycleClock> clock_;
+  std::unique_ptr<DmaPort> dma_port_;
   std::vector<std::unique_ptr<Hart>> harts_;
   std::vector<TrapRepeats> traps_;
   RunLimiter limiter_{opt_.limits};  // after harts_: its timer signal touches them

@@ -12,6 +12,11 @@
 
 namespace brisk {
 
+void check_xlen(const ElfFile& f, const std::string& path, unsigned xlen) {
+  if (f.xlen() != xlen)
+    throw Error("{} is an RV{} image, but the harts are RV{} (--cpu rv{})", printable(path), f.xlen(), xlen, xlen);
+}
+
 LoadedElf load_segments(const ElfFile& f, uint64_t bias, const PhysMemory& memory, const std::string& where) {
   LoadedElf out;
   for (const auto& p : f.segments()) {

@@ -23,6 +23,9 @@ struct LoadedElf {
 // else nullptr.
 using PhysMemory = std::function<uint8_t*(uint64_t pa, uint64_t size)>;
 
+// Throws brisk::Error unless the ELF at `path` is of the harts' XLEN (its class, ELF32 or ELF64).
+void check_xlen(const ElfFile& f, const std::string& path, unsigned xlen);
+
 // Loads f's PT_LOAD segments at p_paddr + bias into `memory`. Throws brisk::Error naming the
 // file and the segment when `memory` has no room for it ("is outside <where>").
 LoadedElf load_segments(const ElfFile& f, uint64_t bias, const PhysMemory& memory, const std::string& where);

@@ -195,8 +195,7 @@ VirtMachine::~VirtMachine() = default;
 
 VirtMachine::LoadedImage VirtMachine::load_elf(const std::string& path, bool kernel, uint64_t dyn_base) {
   const ElfFile f(path, kernel ? "kernel" : "firmware");
-  if (const unsigned xlen = harts_[0]->csr.isa.xlen; f.xlen() != xlen)
-    throw Error("{} is an RV{} image, but the harts are RV{} (--cpu rv{})", printable(path), f.xlen(), xlen, xlen);
+  check_xlen(f, path, harts_[0]->csr.isa.xlen);
   // A position-independent image (ET_DYN: Debian's OpenSBI fw_*.elf, which applies its own
   // relocations) is linked at 0; it goes at dyn_base, where the flat image of the same build would.
   uint64_t bias = 0;

@@ -161,8 +161,12 @@ expect_error "run: --timeout with --engine check" "need --engine jit or interp" 
 python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[24:32] = (0x10000000).to_bytes(8, "little"); open(sys.argv[2], "wb").write(d)' \
     "$WORK/bare-spin" "$WORK/entry-tcdm"
 expect_error "snitch: no --kernel" "-M snitch needs --kernel PROG.elf" system -M snitch
-expect_error "snitch: p_memsz beyond memory" "outside the TCDM .* and DRAM" system -M snitch --kernel "$WORK/huge-memsz"
-expect_error "snitch: entry outside DRAM" "the entry point 0x10000000 is not in DRAM" system -M snitch --kernel "$WORK/entry-tcdm"
+# The crafted ELFs are ELF64: RV64 harts take them, the default RV32 ones refuse them.
+expect_error "snitch: an RV64 image" "bare-spin is an RV64 image, but the harts are RV32 \\(--cpu rv32\\)" \
+    system -M snitch --kernel "$WORK/bare-spin"
+expect_error "snitch: p_memsz beyond memory" "outside the TCDM .* and DRAM" system -M snitch --cpu rv64 --kernel "$WORK/huge-memsz"
+expect_error "snitch: entry outside DRAM" "the entry point 0x10000000 is not in DRAM" \
+    system -M snitch --cpu rv64 --kernel "$WORK/entry-tcdm"
 expect_error "snitch: --smp" "-M snitch has 9 harts: --smp is virt's" system -M snitch --smp 2 --kernel "$WORK/bare-spin"
 expect_error "snitch: --engine=jit" "runs its harts in cycle order on the interpreter: --engine=jit" \
     system -M snitch --engine=jit --kernel "$WORK/bare-spin"

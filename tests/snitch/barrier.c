@@ -2,7 +2,8 @@
  * first); none passes before the last has arrived, and they meet again at a second barrier. */
 #include "snitch.h"
 
-static volatile uint64_t arrived, seen[HARTS], after[HARTS];
+static volatile uint32_t arrived;
+static volatile uint64_t seen[HARTS], after[HARTS];
 
 int main(unsigned hart) {
   for (volatile unsigned i = 0; i < 50 * hart; i++) {

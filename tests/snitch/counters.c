@@ -5,7 +5,7 @@
  *
  * A counter counts the instruction that enables it (its store retires after the write) and not
  * the one that disables it. In the window below:
- *   en4, en3, en6, en0, en1, en2 | 5 addi, 3 ld, 2 add to x0 | dis0, dis1, dis2, dis3, dis6, dis4, dis5
+ *   en4, en3, en6, en0, en1, en2 | 5 addi, 3 lw, 2 add to x0 | dis0, dis1, dis2, dis3, dis6, dis4, dis5
  * counter 0 (RETIRED_INSTR, hart 0) = en0, en1, en2 + 10 = 13; counter 1 (RETIRED_LOAD) = 3;
  * counter 2 (RETIRED_I) = 5; counter 4 (RETIRED_INSTR, HART 9) = 6 + 10 + 5 = 21; counter 5
  * (RETIRED_INSTR, HART 10), enabled first, = 0; counter 3 (CYCLE) >= 13; counter 6 (METRIC 0x1f) = 0. */
@@ -21,32 +21,32 @@ int main(unsigned hart) {
     write64(PERF_CNT(i), 0);
   }
   uint64_t scratch[2] = {1, 2};
-  const uint64_t base = PERIPH_BASE;
+  const uintptr_t base = PERIPH_BASE;
   __asm__ volatile(
-      "sd %[one], 0x28(%[b])\n"  /* en5 */
-      "sd %[one], 0x20(%[b])\n"  /* en4 */
-      "sd %[one], 0x18(%[b])\n"  /* en3 */
-      "sd %[one], 0x30(%[b])\n"  /* en6 */
-      "sd %[one], 0x00(%[b])\n"  /* en0 */
-      "sd %[one], 0x08(%[b])\n"  /* en1 */
-      "sd %[one], 0x10(%[b])\n"  /* en2 */
+      "sw %[one], 0x28(%[b])\n"  /* en5 */
+      "sw %[one], 0x20(%[b])\n"  /* en4 */
+      "sw %[one], 0x18(%[b])\n"  /* en3 */
+      "sw %[one], 0x30(%[b])\n"  /* en6 */
+      "sw %[one], 0x00(%[b])\n"  /* en0 */
+      "sw %[one], 0x08(%[b])\n"  /* en1 */
+      "sw %[one], 0x10(%[b])\n"  /* en2 */
       "addi t0, t0, 1\n"
-      "ld t1, 0(%[s])\n"
+      "lw t1, 0(%[s])\n"
       "addi t0, t0, 1\n"
-      "ld t1, 8(%[s])\n"
+      "lw t1, 8(%[s])\n"
       "add zero, t0, t1\n"
       "addi t0, t0, 1\n"
-      "ld t1, 0(%[s])\n"
+      "lw t1, 0(%[s])\n"
       "addi t0, t0, 1\n"
       "add zero, t0, t1\n"
       "addi t0, t0, 1\n"
-      "sd zero, 0x00(%[b])\n" /* dis0 */
-      "sd zero, 0x08(%[b])\n"
-      "sd zero, 0x10(%[b])\n"
-      "sd zero, 0x18(%[b])\n"
-      "sd zero, 0x30(%[b])\n"
-      "sd zero, 0x20(%[b])\n"
-      "sd zero, 0x28(%[b])\n"
+      "sw zero, 0x00(%[b])\n" /* dis0 */
+      "sw zero, 0x08(%[b])\n"
+      "sw zero, 0x10(%[b])\n"
+      "sw zero, 0x18(%[b])\n"
+      "sw zero, 0x30(%[b])\n"
+      "sw zero, 0x20(%[b])\n"
+      "sw zero, 0x28(%[b])\n"
       :
       : [b] "r"(base), [one] "r"(1ul), [s] "r"(scratch)
       : "t0", "t1", "memory");

@@ -19,7 +19,7 @@ int main(unsigned hart) {
   csr_write(mie, 0);
   CHECK(0, csr_read(mie));
   /* The barrier reads 0. */
-  uint64_t v;
+  unsigned long v;
   __asm__ volatile("csrr %0, 0x7c2" : "=r"(v));
   CHECK(0, v);
   return 0;

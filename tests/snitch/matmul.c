@@ -11,8 +11,9 @@
 #endif
 #define CORES 8
 
-static int64_t a[N][N], b[N][N];
-#define C ((volatile int64_t(*)[N])TCDM_BASE)
+/* Words, as the RV32 cores compute in (the closed form below is 64-bit). */
+static int32_t a[N][N], b[N][N];
+#define C ((volatile int32_t(*)[N])TCDM_BASE)
 
 int main(unsigned hart) {
   if (hart == 0)
@@ -26,7 +27,7 @@ int main(unsigned hart) {
     if (hart < CORES)
       for (int i = hart; i < N; i += CORES)
         for (int j = 0; j < N; j++) {
-          int64_t sum = 0;
+          int32_t sum = 0;
           for (int k = 0; k < N; k++) sum += a[i][k] * b[k][j];
           C[i][j] = sum;
         }

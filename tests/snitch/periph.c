@@ -38,13 +38,13 @@ int main(unsigned hart) {
 
   /* Writable bits: EN bit 0, SEL 31:0, PERF_CNT 47:0; a disabled counter keeps its value. */
   for (unsigned i = 0; i < 16; i++) {
-    write64(PERF_CNT_EN(i), ~0ul);
+    write64(PERF_CNT_EN(i), ~0ull);
     CHECK(1, read64(PERF_CNT_EN(i)));
     write64(PERF_CNT_EN(i), 0xfffffffffffffffeul);
     CHECK(0, read64(PERF_CNT_EN(i)));
-    write64(PERF_CNT_SEL(i), ~0ul);
+    write64(PERF_CNT_SEL(i), ~0ull);
     CHECK(0xffffffff, read64(PERF_CNT_SEL(i)));
-    write64(PERF_CNT(i), ~0ul);
+    write64(PERF_CNT(i), ~0ull);
     CHECK(0xffffffffffff, read64(PERF_CNT(i)));
     CHECK(0xffff, read32(PERF_CNT(i) + 4));
     write64(PERF_CNT(i), 0);
@@ -67,9 +67,9 @@ int main(unsigned hart) {
   write64(ICACHE_PREFETCH_ENABLE, 1);
   CHECK(0, read32(ICACHE_PREFETCH_ENABLE));
   CHECK(0, read32(CL_CLINT_SET + 4));
-  write64(PERIPH_BASE + 0x198, ~0ul);
+  write64(PERIPH_BASE + 0x198, ~0ull);
   CHECK(0, read64(PERIPH_BASE + 0x198));
-  write64(PERIPH_BASE + 0xfff8, ~0ul);
+  write64(PERIPH_BASE + 0xfff8, ~0ull);
   CHECK(0, read64(PERIPH_BASE + 0xfff8));
 
   /* 1-byte accesses are access faults. */

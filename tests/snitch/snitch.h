@@ -38,7 +38,6 @@
 #define MIP_MSIP (1ul << 3)
 #define MIP_MCIP (1ul << 19)
 #define MSTATUS_MIE (1ul << 3)
-#define CAUSE_INTERRUPT (1ul << 63)
 #define CAUSE_LOAD_ACCESS 5
 #define CAUSE_STORE_ACCESS 7
 #define CAUSE_ILLEGAL 2
@@ -47,10 +46,11 @@
 /* The cluster barrier: the access of CSR 0x7C2 waits until every hart has made one. */
 static inline void barrier(void) { __asm__ volatile("csrr zero, 0x7c2" ::: "memory"); }
 
-static inline void write32(uint64_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
-static inline uint32_t read32(uint64_t a) { return *(volatile uint32_t *)a; }
-static inline void write64(uint64_t a, uint64_t v) { *(volatile uint64_t *)a = v; }
-static inline uint64_t read64(uint64_t a) { return *(volatile uint64_t *)a; }
+/* On RV32 a 64-bit access is two 32-bit ones, lower half first; the peripherals take both. */
+static inline void write32(uintptr_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
+static inline uint32_t read32(uintptr_t a) { return *(volatile uint32_t *)a; }
+static inline void write64(uintptr_t a, uint64_t v) { *(volatile uint64_t *)a = v; }
+static inline uint64_t read64(uintptr_t a) { return *(volatile uint64_t *)a; }
 
 void putstr(const char *s);
 __attribute__((noreturn)) void snitch_exit(int code);

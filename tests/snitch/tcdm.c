@@ -15,13 +15,13 @@ static void loads(unsigned hart, uint64_t offset, int measure) {
     c0 = read64(PERF_CNT(1));
     a0 = read64(PERF_CNT(0));
   }
-  const uint64_t addr = TCDM_BASE + (hart == 1 ? offset : 0);
-  const uint64_t go = hart < 2;
+  const uintptr_t addr = TCDM_BASE + (hart == 1 ? offset : 0);
+  const unsigned go = hart < 2;
   __asm__ volatile(
       "csrr zero, 0x7c2\n"
       "beqz %[go], 1f\n"
       ".rept " "8" "\n"
-      "ld t1, 0(%[a])\n"
+      "lw t1, 0(%[a])\n"
       ".endr\n"
       "1: csrr zero, 0x7c2\n"
       :

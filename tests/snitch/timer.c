@@ -16,7 +16,7 @@ int main(unsigned hart) {
   CHECK(MIP_MTIP, csr_read(mip) & MIP_MTIP);
   CHECK(1, now >= start + 5000);
   CHECK(1, now < start + 5100);
-  write64(CLINT_MTIMECMP(0), ~0ul);
+  write64(CLINT_MTIMECMP(0), ~0ull);
   CHECK(0, csr_read(mip) & MIP_MTIP);
   return 0;
 }

@@ -18,6 +18,12 @@ namespace {
 // Every extension brisk implements, as the default CPU has them.
 const IsaConfig kAll;
 Insn decode(uint32_t raw) { return brisk::decode(raw, kAll); }
+// The Snitch DMA core's ISA: the default one and Xdma.
+IsaConfig with_xdma() {
+  IsaConfig isa;
+  isa.on.set(static_cast<size_t>(Ext::Xdma));
+  return isa;
+}
 
 struct Expect {
   uint32_t raw;
@@ -371,6 +377,7 @@ TEST(Decode, EveryOpIsCovered) {
   std::set<Op> seen;
   for (const Expect& e : kBase) seen.insert(e.op);
   for (const Expect& e : kCompressed) seen.insert(e.op);
+  for (uint32_t funct7 = 0; funct7 < 8; funct7++) seen.insert(brisk::decode(funct7 << 25 | 0x2b, with_xdma()).op);
   for (unsigned k = 0; k < kOpCount; k++) {
     const Op op = static_cast<Op>(k);
     if (op == Op::ILLEGAL) continue;
@@ -641,6 +648,39 @@ IsaConfig rv32() {
   IsaConfig isa;
   isa.apply("rv32");
   return isa;
+}
+
+// Xdma (opcode 0x2B, funct3 0, by funct7; `.insn r 0x2b, 0, FUNCT7, rd, rs1, rs2`) is the Snitch DMA
+// core's alone: illegal unless the hart's IsaConfig has it, which no default one does.
+TEST(Decode, Xdma) {
+  const IsaConfig xdma = with_xdma();
+  struct Case {
+    uint32_t raw;
+    Op op;
+    unsigned rd, rs1, rs2;
+  };
+  const Case cases[] = {
+      {0x00b5002b, Op::DMSRC, 0, 10, 11},     // dmsrc a0, a1
+      {0x0425852b, Op::DMCPYI, 10, 11, 2},    // dmcpyi a0, a1, 2 (2-D)
+      {0x0ab0052b, Op::DMSTAT, 10, 0, 11},    // dmstat a0, a1
+      {0x0e05002b, Op::DMREP, 0, 10, 0},      // dmrep a0
+      {0x0215002b, Op::DMDST, 0, 10, 1},      // dmdst a0, ra
+      {0x06b5852b, Op::DMCPY, 10, 11, 11},    // dmcpy a0, a1, a1
+      {0x0830052b, Op::DMSTATI, 10, 0, 3},    // dmstati a0, 3 (would block)
+      {0x0cb5002b, Op::DMSTR, 0, 10, 11},     // dmstr a0, a1
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(::testing::Message() << "0x" << std::hex << c.raw);
+    EXPECT_EQ(decode(c.raw).op, Op::ILLEGAL);
+    EXPECT_EQ(brisk::decode(c.raw, rv32()).op, Op::ILLEGAL);
+    const Insn i = brisk::decode(c.raw, xdma);
+    EXPECT_EQ(i.op, c.op);
+    EXPECT_EQ(i.rd, c.rd);
+    EXPECT_EQ(i.rs1, c.rs1);
+    EXPECT_EQ(i.rs2, c.rs2);
+  }
+  EXPECT_EQ(brisk::decode(0x10c5852b, xdma).op, Op::ILLEGAL);  // funct7 8
+  EXPECT_EQ(brisk::decode(0x00b5102b, xdma).op, Op::ILLEGAL);  // funct3 1 (Xssr's)
 }
 
 // RV32 (GNU as 2.40, -march=rv32gc_zba_zbb_zbs): its own encodings decode to their ops, the RV32
