@@ -18,4 +18,15 @@ static void puthex(uint64_t v) {
   putstr(buf);
 }
 
+/* The tail of a failed CHECK's report: "check LINE: expected X got Y" and a newline. */
+static inline void put_check(uint64_t line, uint64_t expected, uint64_t got) {
+  putstr("check ");
+  puthex(line);
+  putstr(": expected ");
+  puthex(expected);
+  putstr(" got ");
+  puthex(got);
+  putstr("\n");
+}
+
 #endif

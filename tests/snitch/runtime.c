@@ -36,13 +36,8 @@ void snitch_exit(int code) {
 void bare_fail(uint64_t line, uint64_t expected, uint64_t got) {
   putstr("FAIL " TEST_NAME ": hart ");
   puthex(csr_read(mhartid));
-  putstr(" check ");
-  puthex(line);
-  putstr(": expected ");
-  puthex(expected);
-  putstr(" got ");
-  puthex(got);
-  putstr("\n");
+  putstr(" ");
+  put_check(line, expected, got);
   snitch_exit(1);
 }
 

@@ -45,13 +45,8 @@ void bare_exit(int code) {
 /* Checks run in M-mode only, so a failure reports directly (M's own accesses: MPRV off). */
 void bare_fail(uint64_t line, uint64_t expected, uint64_t got) {
   csr_clear(mstatus, MSTATUS_MPRV);
-  putstr("FAIL " TEST_NAME ": check ");
-  puthex(line);
-  putstr(": expected ");
-  puthex(expected);
-  putstr(" got ");
-  puthex(got);
-  putstr("\n");
+  putstr("FAIL " TEST_NAME ": ");
+  put_check(line, expected, got);
   bare_exit(1);
 }
 
