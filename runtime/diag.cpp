@@ -70,13 +70,19 @@ bool own_fd(int fd) {  // on every fd argument of a guest's syscall: no allocati
   return std::find(v.begin(), v.end(), fd) != v.end();
 }
 
+namespace {
+bool same_file(int a, int b) {
+  struct stat sa, sb;
+  return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+}  // namespace
+
 bool same_as_own_file(int fd) {
-  if (own_files().empty()) return false;
-  struct stat a, b;
-  if (fstat(fd, &a) != 0) return false;
   for (int own : own_files())
-    if (fstat(own, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) return true;
+    if (same_file(fd, own)) return true;
   return false;
 }
+
+bool same_as_messages(int fd) { return diag_fd() > STDERR_FILENO && same_file(fd, diag_fd()); }
 
 }  // namespace brisk

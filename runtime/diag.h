@@ -30,6 +30,9 @@ bool own_fd(int fd);
 // Whether fd, however it was opened (a /proc/self/fd link, a symlink to one), is the same file as one
 // open_own_file made.
 bool same_as_own_file(int fd);
+// Whether fd is the same file as brisk's messages descriptor, when that is a descriptor of its own.
+// The guest's stderr may be that file too, so this alone does not make fd brisk's.
+bool same_as_messages(int fd);
 
 template <typename... Args>
 void diag_print(fmt::format_string<Args...> f, Args&&... args) {

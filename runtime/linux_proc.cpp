@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <charconv>
 #include <cstring>
 #include <fstream>
@@ -115,8 +116,63 @@ LinuxUser::ProcEntry LinuxUser::proc_entry(const std::string& canonical) const {
   return ProcEntry::None;
 }
 
-int64_t LinuxUser::proc_open(int fd, int flags) {
-  if (same_as_own_file(fd)) {  // brisk's perf map or dump, reached through /proc/self/fd
+bool LinuxUser::reaches_hidden_fd(int dirfd, const std::string& path) const {
+  // A walk of path one component at a time, as the kernel's, splicing in the text of ordinary
+  // symlinks and checking each /proc link the kernel follows by itself (fd/N, exe, cwd, ...).
+  std::string rest = path;
+  int cur = -1;
+  auto step_to = [&](int next) {
+    if (cur >= 0) close(cur);
+    cur = next;
+  };
+  auto at = [&] { return cur >= 0 ? cur : dirfd; };
+  bool hidden = false;
+  for (int links = 0; !rest.empty() && !hidden;) {
+    if (rest[0] == '/') {
+      step_to(::open("/", O_PATH | O_CLOEXEC));
+      rest.erase(0, rest.find_first_not_of('/'));
+      if (cur < 0) break;
+      continue;
+    }
+    const size_t slash = rest.find('/');
+    const std::string name = rest.substr(0, slash);
+    rest.erase(0, slash == std::string::npos ? rest.size() : slash + 1);
+    const int f = openat(at(), name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (f < 0 || fstat(f, &st) != 0) {  // the open failed, or the guest changed the path under it
+      if (f >= 0) close(f);
+      break;
+    }
+    if (!S_ISLNK(st.st_mode)) {
+      step_to(f);
+      continue;
+    }
+    if (++links > 40) {  // the open itself gave ELOOP
+      close(f);
+      break;
+    }
+    const std::string where = fd_path(f);
+    if (where.starts_with("/proc/") && where != "/proc/self" && where != "/proc/thread-self") {
+      hidden = proc_entry(where) == ProcEntry::Hidden;
+      close(f);
+      step_to(openat(at(), name.c_str(), O_PATH | O_CLOEXEC));  // a magic link: the kernel's to follow
+      if (cur < 0) break;
+      continue;
+    }
+    char target[PATH_MAX];
+    const ssize_t n = readlinkat(f, "", target, sizeof target);
+    close(f);
+    if (n <= 0) break;
+    rest = std::string(target, static_cast<size_t>(n)) + (rest.empty() ? "" : "/" + rest);
+  }
+  if (cur >= 0) close(cur);
+  return hidden;
+}
+
+int64_t LinuxUser::proc_open(int fd, int dirfd, const std::string& path, int flags) {
+  // brisk's perf map or dump, or its messages descriptor, reached through /proc/self/fd. Only the
+  // path can tell the messages descriptor from the guest's stderr, which may be the same file.
+  if (same_as_own_file(fd) || (same_as_messages(fd) && reaches_hidden_fd(dirfd, path))) {
     close(fd);
     return -ENOENT;
   }

@@ -292,8 +292,9 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     case nr::openat: {
       std::string p = host_path_arg(a[1], err);
       if (err) return err;
-      const int64_t r = host(::syscall(SYS_openat, fd(0), p.c_str(), i(2), static_cast<mode_t>(a[3])));
-      return r < 0 ? r : proc_open(static_cast<int>(r), i(2));
+      const int dirfd = fd(0);
+      const int64_t r = host(::syscall(SYS_openat, dirfd, p.c_str(), i(2), static_cast<mode_t>(a[3])));
+      return r < 0 ? r : proc_open(static_cast<int>(r), dirfd, p, i(2));
     }
     // brisk's own stderr (diag_fd) is invisible to the guest: every fd argument goes through fd(),
     // so the guest can neither use, close nor replace it.

@@ -196,9 +196,12 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   };
   // What the host's canonical name of an open file (fd_path) is to the guest.
   ProcEntry proc_entry(const std::string& canonical) const;
-  // fd was just opened by the host for the guest with `flags`: returns it, or, when it is one of
-  // brisk's own entries, closes it and returns the emulated file or -errno.
-  int64_t proc_open(int fd, int flags);
+  // fd was just opened by the host for the guest as openat(dirfd, path, flags): returns it, or,
+  // when it is one of brisk's own entries, closes it and returns the emulated file or -errno.
+  int64_t proc_open(int fd, int dirfd, const std::string& path, int flags);
+  // Whether resolving path from dirfd follows a /proc/<own pid>/fd/N link of a descriptor that is
+  // not the guest's: the kernel follows such links itself, so the name of what it opened cannot tell.
+  bool reaches_hidden_fd(int dirfd, const std::string& path) const;
   // readlinkat(2) through the same checks.
   int64_t proc_readlink(int dirfd, const std::string& path, char* buf, size_t size);
   // Whether a stat result is brisk's own binary, which the guest knows as its program.

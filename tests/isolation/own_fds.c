@@ -48,25 +48,40 @@ int main(int argc, char **argv) {
         CHECK(!is_brisk_file(atoi(e->d_name)));
     }
     closedir(d);
-    /* Opening /proc/self/fd/N, directly or through a symlink, never reaches one either. */
-    char path[64], link[64];
+    /* Opening /proc/self/fd/N of a descriptor that is not open gives ENOENT, as on Linux, whether
+     * directly, through /proc/<pid>/task/<tid>, /dev/fd, a symlink or a chain of them: so none of
+     * brisk's descriptors (the perf map, the dump, its messages) can be reached. */
+    char path[64], task_path[96], link[64], link2[64];
     snprintf(link, sizeof link, "own-fds-link-%d", getpid());
+    snprintf(link2, sizeof link2, "own-fds-link2-%d", getpid());
+    int hidden = 0;
     for (int fd = 3; fd < 4096; fd++) {
         snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-        int r = open(path, O_WRONLY);
-        if (r >= 0) {
-            CHECK(!is_brisk_file(r));
-            close(r);
-        }
+        snprintf(task_path, sizeof task_path, "/proc/%d/task/%d/fd/%d", getpid(), gettid(), fd);
         unlink(link);
+        unlink(link2);
         CHECK_EQ(symlink(path, link), 0);
-        r = open(link, O_WRONLY);
-        if (r >= 0) {
-            CHECK(!is_brisk_file(r));
-            close(r);
+        CHECK_EQ(symlink(link, link2), 0);
+        const int guest_open = fcntl(fd, F_GETFD) >= 0;
+        char dev_fd[64];
+        snprintf(dev_fd, sizeof dev_fd, "/dev/fd/%d", fd);
+        const char *spellings[] = {path, task_path, dev_fd, link, link2};
+        for (unsigned k = 0; k < sizeof spellings / sizeof *spellings; k++) {
+            errno = 0;
+            int r = open(spellings[k], O_WRONLY);
+            if (r >= 0) {
+                CHECK(guest_open);
+                CHECK(!is_brisk_file(r));
+                close(r);
+            } else if (!guest_open) {
+                CHECK_EQ(errno, ENOENT);
+                hidden++;
+            }
         }
     }
+    CHECK(hidden > 5 * 4000);
     unlink(link);
+    unlink(link2);
     /* SCM_RIGHTS carries only the guest's own descriptors: any other number is EBADF, as on Linux. */
     int sv[2];
     CHECK_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
