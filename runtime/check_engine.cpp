@@ -1,6 +1,7 @@
 #include "runtime/check_engine.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <string_view>
 #include <vector>
@@ -388,12 +389,16 @@ uint32_t CheckEngine::translated(Hart& h, unsigned n) {
 }
 
 void CheckEngine::verify(Hart& h, uint32_t exit) {
+  // A host signal's request_exit stopped translated code before its first block: nothing ran, so
+  // nothing to compare (the interpreter's first boundary has this instret too when its block is
+  // one instruction that trapped, as an ecall).
+  if (exit != x64::kExitTrap && h.deadline_reached() && h.pc == boundaries_.front().block_pc &&
+      h.instret == entry_instret_)
+    return;
   // The boundary at translated code's instret (a trap's, if it trapped and the interpreter did too).
   const Boundary* at = nullptr;
   for (const Boundary& b : boundaries_)
     if (b.instret == h.instret && (!at || (b.st == Status::Trap) == (exit == x64::kExitTrap))) at = &b;
-  // A host signal's request_exit stopped translated code before its first block: nothing to compare.
-  if (!at && exit != x64::kExitTrap && h.deadline_reached() && h.pc == boundaries_.front().block_pc) return;
   if (!at)
     throw Error("lockstep check failed in the chain from {:#x}: translated code stopped at pc {:#x} with instret {}, "
                 "where the interpreter passed no block boundary", boundaries_.front().block_pc, h.pc, h.instret);
@@ -427,6 +432,7 @@ void CheckEngine::begin(const Hart& h) {
   ref_.code_written = false;
   ref_.csr.triggers.observer = {};  // the real hart reports its triggers' firings
   flat_limit_ = h.mem_limit;
+  entry_instret_ = h.instret;
   code_changed_ = false;
   boundaries_.clear();
   // Blocks inside a chain end in no CSR access, system instruction or trap: past the first boundary
@@ -519,11 +525,14 @@ uint32_t CheckEngine::check(Hart& h) {
   const uint64_t last = boundaries_.back().instret;
   const uint64_t bound = stops ? deadline : std::min(deadline, last + (next ? next - 1 : 0));
   // A host signal asked to leave (request_exit) while the interpreter ran ahead on its copy: h has not
-  // moved yet, and setting the bound would lose the request.
-  if (h.deadline != deadline) return x64::kExitDispatch;
-  h.deadline = bound;
+  // moved yet, and setting the bound would lose the request. The signal handler runs on this thread,
+  // so a compare-and-swap sees the request or keeps it.
+  std::atomic_ref<uint64_t> h_deadline(h.deadline);
+  if (uint64_t expected = deadline; !h_deadline.compare_exchange_strong(expected, bound)) return x64::kExitDispatch;
   uint32_t exit = translated(h, 0);
-  if (h.deadline == bound) h.deadline = deadline;  // else a helper or a host signal asked to leave (request_exit)
+  // Back to the deadline, unless a helper or a host signal asked to leave (request_exit) meanwhile.
+  uint64_t expected = bound;
+  h_deadline.compare_exchange_strong(expected, deadline);
   if (exit == x64::kExitDeadline && h.instret == start) {
     // The bound stopped even the first block, which left its instruction sequence early: that block alone.
     exit = translated(h, full);

@@ -72,6 +72,7 @@ class CheckEngine final : public Engine, public HostFaultHooks {
   Hart ref_;  // the interpreter's copy of the hart
   const Hart* ref_of_ = nullptr;  // whose TLBs ref_ holds
   uint64_t flat_limit_ = 0;
+  uint64_t entry_instret_ = 0;  // h.instret when the check began
   bool code_changed_ = false;  // a store of the interpreter's pass hit translated code
   std::vector<Boundary> boundaries_;
   std::vector<uint8_t> snapshots_;  // only grows: resizing it would clear it
