@@ -569,7 +569,16 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       });
     }
     case nr::pselect6: {
-      // Linux takes n as an int and clamps it to the size of the descriptor table.
+      // Linux's order: the {sigset pointer, size} pair, the timeout, the signal mask, then n (an int,
+      // clamped to the size of the descriptor table) and the sets.
+      const auto* pack = static_cast<const uint64_t*>(a[5] ? ptr(a[5], 16, R) : nullptr);
+      if (a[5] && !pack) return -EFAULT;
+      const uint64_t mask_va = pack ? pack[0] : 0, mask_size = pack ? pack[1] : 0;
+      void* ts = a[4] ? ptr(a[4], 16, R | W) : nullptr;
+      if (a[4] && !ts) return -EFAULT;
+      if (mask_va && mask_size != 8) return -EINVAL;
+      const auto* mask = static_cast<const uint64_t*>(mask_va ? ptr(mask_va, 8, R) : nullptr);
+      if (mask_va && !mask) return -EFAULT;
       if (i(0) < 0) return -EINVAL;
       const uint64_t nfds = i(0) > FD_SETSIZE ? std::min<uint64_t>(static_cast<uint64_t>(i(0)), fd_table_size())
                                               : static_cast<uint64_t>(i(0));
@@ -579,9 +588,13 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
         sets[k] = a[1 + k] ? ptr(a[1 + k], bytes, R | W) : nullptr;
         if (a[1 + k] && !sets[k]) return -EFAULT;
       }
-      void* ts = a[4] ? ptr(a[4], 16, R | W) : nullptr;
-      if (a[4] && !ts) return -EFAULT;
-      return host(::syscall(SYS_pselect6, nfds, sets[0], sets[1], sets[2], ts, nullptr));
+      return wait_signals(mask ? std::optional<uint64_t>(*mask) : std::nullopt, [&](const sigset_t* host_mask) {
+        const struct {
+          const sigset_t* ss;
+          size_t size;
+        } host_pack = {host_mask, kHostSigsetSize};
+        return host(::syscall(SYS_pselect6, nfds, sets[0], sets[1], sets[2], ts, &host_pack));
+      });
     }
     // --- signalfd, epoll, eventfd, timerfd, inotify and sockets (runtime/linux_fdio.cpp) ---
     case nr::signalfd4: return sys_signalfd4(a);

@@ -1,13 +1,16 @@
 /* Signal handlers as Linux runs them on riscv64: the frame (siginfo, ucontext with the registers and
  * FP state), rt_sigreturn with a changed pc, synchronous faults, masks and pending signals,
- * SA_RESETHAND, SA_NODEFER, sigaltstack, sigsuspend, and ITIMER_REAL interrupting a spin, pause and
- * nanosleep. Every handler counts its runs, and each step checks the counts. */
+ * SA_RESETHAND, SA_NODEFER, sigaltstack, sigsuspend, ITIMER_REAL interrupting a spin, pause and
+ * nanosleep, and pselect and ppoll waiting with a mask of their own. Every handler counts its runs,
+ * and each step checks the counts. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/select.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/ucontext.h>
@@ -325,6 +328,40 @@ int main(void) {
     CHECK_EQ(si.si_code, SI_KERNEL);
     CHECK_EQ(runs, 0);
     CHECK_EQ(alarms, 4);
+    CHECK_EQ(sigprocmask(SIG_SETMASK, &old, NULL), 0);
+
+    /* pselect and ppoll wait with the mask they are given: a signal blocked before the call and
+     * pending runs its handler and ends the wait with EINTR at once (the 10 s timeout would fail
+     * the test's time limit), and the caller's mask is back afterwards. */
+    on(SIGUSR1, record, 0);
+    sigemptyset(&set);
+    sigaddset(&set, SIGUSR1);
+    CHECK_EQ(sigprocmask(SIG_BLOCK, &set, &old), 0);
+    sigset_t open_mask, after;
+    sigemptyset(&open_mask);
+    struct timespec ten = {.tv_sec = 10};
+    for (int k = 0; k < 2; k++) {
+        runs = 0;
+        CHECK_EQ(raise(SIGUSR1), 0);
+        CHECK_EQ(runs, 0);
+        if (k == 0) {
+            CHECK_EQ(pselect(0, NULL, NULL, NULL, &ten, &open_mask), -1);
+        } else {
+            CHECK_EQ(ppoll(NULL, 0, &ten, &open_mask), -1);
+        }
+        CHECK_EQ(errno, EINTR);
+        CHECK_EQ(runs, 1);
+        CHECK_EQ(last_info.si_signo, SIGUSR1);
+        CHECK_EQ(sigprocmask(SIG_SETMASK, NULL, &after), 0);
+        CHECK_EQ(sigismember(&after, SIGUSR1), 1);
+    }
+    /* A mask of the wrong size is EINVAL, as on Linux. */
+    struct {
+        const sigset_t *ss;
+        size_t size;
+    } pack = {&open_mask, 16};
+    CHECK_EQ(syscall(SYS_pselect6, 0, NULL, NULL, NULL, &ten, &pack), -1);
+    CHECK_EQ(errno, EINVAL);
     CHECK_EQ(sigprocmask(SIG_SETMASK, &old, NULL), 0);
     return 0;
 }
