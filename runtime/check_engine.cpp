@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -100,6 +101,13 @@ class CheckMemory final : public HartEnv {
   void timer_changed(Hart&) override {}
   void watch_code(uint64_t page) override { inner_->watch_code(page); }
   void unwatch_code(uint64_t page) override { inner_->unwatch_code(page); }
+
+  // Flips a byte the last of the first n writes left (BRISK_CHECK_SELFTEST=mem:N); false if n is 0.
+  bool corrupt(size_t n) {
+    if (n == 0) return false;
+    writes_[n - 1].host[0] ^= 1;
+    return true;
+  }
 
   // The number of writes so far, each with the value it left.
   size_t mark() {
@@ -304,6 +312,10 @@ struct FrozenClock final : Clock {
   void set(uint64_t) override {}  // the `time` CSR is read-only; mtime is the CLINT's, reached by MMIO
 };
 
+// What BRISK_CHECK_SELFTEST=WHAT:N may corrupt, in CheckEngine::inject's order (a0 without WHAT).
+constexpr std::string_view kInjectNames[] = {"a0",  "ctr", "pc",  "instret", "fcsr",   "reservation", "priv",     "mem",
+                                             "csr", "pmu", "counter", "of", "gshare", "wrptr",       "ctrcycles"};
+
 EngineOptions with_deadlines(EngineOptions opt) {
   opt.deadlines = true;  // the checker bounds translated chains with Hart::deadline, in user mode too
   return opt;
@@ -314,16 +326,21 @@ EngineOptions with_deadlines(EngineOptions opt) {
 CheckEngine::CheckEngine(const EngineOptions& opt)
     : jit_(with_deadlines(opt)), mem_(std::make_unique<CheckMemory>(this)) {
   if (const char* s = std::getenv("BRISK_CHECK_SELFTEST")) {
-    const std::string_view ctr_prefix = "ctr:";
     const char* n = s;
-    if (std::string_view(s).starts_with(ctr_prefix)) {
-      inject_ctr_ = true;
-      n += ctr_prefix.size();
+    bool known = true;
+    if (const char* colon = std::strchr(s, ':')) {
+      const auto* it = std::find(std::begin(kInjectNames), std::end(kInjectNames), std::string_view(s, colon));
+      known = it != std::end(kInjectNames);
+      inject_what_ = static_cast<unsigned>(it - std::begin(kInjectNames));
+      n = colon + 1;
     }
     char* end;
     inject_at_ = std::strtoull(n, &end, 10);
-    if (*n < '1' || *n > '9' || *end)
-      throw Error("BRISK_CHECK_SELFTEST must be a positive number or ctr: and one, not '{}'", s);
+    if (!known || *n < '1' || *n > '9' || *end) {
+      std::string names;
+      for (std::string_view w : kInjectNames) names += fmt::format(" {}:", w);
+      throw Error("BRISK_CHECK_SELFTEST must be a positive number, alone or after one of{}, not '{}'", names, s);
+    }
   }
 }
 
@@ -409,15 +426,34 @@ void CheckEngine::verify(Hart& h, uint32_t exit) {
     snapshot(k, true);
   }
   stats_.blocks += k + 1;
-  if (++stats_.checks == inject_at_) {
-    if (inject_ctr_) h.csr.ctr.entries[(h.csr.ctr.wrptr_off / sizeof(ctr::Entry) - 1) % ctr::kMaxDepth].target ^= 4;
-    else h.x[10] ^= 1;
-  }
+  if (++stats_.checks >= inject_at_ && inject_at_ && inject(h, at->writes)) inject_at_ = 0;
   const std::string diff = compare(ref_, at->st, h, exit, *mem_, at->writes);
   if (diff.empty()) return;
   if (k == 0) throw Error("lockstep check failed in the block at {:#x}: {}", at->block_pc, diff);
   throw Error("lockstep check failed in the block at {:#x} (block {} of a chain from {:#x}): {}", at->block_pc, k + 1,
               boundaries_.front().block_pc, diff);
+}
+
+bool CheckEngine::inject(Hart& h, size_t writes) {
+  csr::State& c = h.csr;
+  switch (inject_what_) {
+    case 0: h.x[10] ^= 1; break;
+    case 1: c.ctr.entries[(c.ctr.wrptr_off / sizeof(ctr::Entry) - 1) % ctr::kMaxDepth].target ^= 4; break;
+    case 2: h.pc ^= 4; break;
+    case 3: h.instret++; break;
+    case 4: h.fflags ^= 1; break;
+    case 5: h.reservation ^= 8; break;
+    case 6: h.priv = static_cast<Priv>(static_cast<unsigned>(h.priv) ^ 1); break;
+    case 7: return mem_->corrupt(writes);
+    case 8: c.mscratch ^= 1; break;  // a CSR compare_csr does not name: found by its byte
+    case 9: c.pmu.events[static_cast<unsigned>(h.priv)][pmu::kBranches]++; break;
+    case 10: c.pmu.base[pmu::kFirstHpm]++; break;
+    case 11: c.pmu.config[pmu::kFirstHpm] ^= pmu::EVENT_OF; break;
+    case 12: c.pmu.predictor.history ^= 1; break;
+    case 13: c.ctr.wrptr_off ^= sizeof(ctr::Entry); break;
+    case 14: c.ctr.cycle_base++; break;
+  }
+  return true;
 }
 
 void CheckEngine::begin(const Hart& h) {

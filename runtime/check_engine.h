@@ -86,9 +86,12 @@ class CheckEngine final : public Engine, public HostFaultHooks {
     uint64_t checks = 0, blocks = 0, device = 0;
   } stats_;
   // BRISK_CHECK_SELFTEST=N (tests only): corrupt a0 before the Nth comparison, to show a difference is
-  // caught; =ctr:N corrupts the youngest CTR entry's target instead.
+  // caught; =WHAT:N corrupts another piece of translated code's state instead (kInjectNames in
+  // check_engine.cpp), mem at the first comparison from the Nth with a memory write to corrupt.
   uint64_t inject_at_ = 0;
-  bool inject_ctr_ = false;
+  unsigned inject_what_ = 0;
+  // Corrupts that piece of h; false if there is nothing to corrupt yet (no memory written).
+  bool inject(Hart& h, size_t writes);
 };
 
 }  // namespace brisk
