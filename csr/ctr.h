@@ -217,6 +217,11 @@ void sync_activity(Hart& h);
 void reset_cycles(Hart& h);
 // CTR is active: the current mode is enabled for recording and CTR is not frozen.
 bool is_active(const Hart& h);
+// Hart::instret is about to be set from `from` to `to` (a new thread's hart starts at 0): the cycle
+// counter keeps its value.
+inline void move_instret(State& c, uint64_t from, uint64_t to) {
+  if (c.active) c.cycle_base += to - from;
+}
 
 // The CTR CSRs (mctrctl, sctrctl, vsctrctl, sctrdepth, sctrstatus) and the siselect 0x200..0x2FF
 // window; SCTRCLR's semantics.

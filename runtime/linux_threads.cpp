@@ -72,6 +72,7 @@ int64_t LinuxUser::clone_thread(uint64_t flags, uint64_t sp, uint64_t ptid, uint
   t->hart.x[10] = 0;
   if (sp) t->hart.x[2] = sp;
   if (flags & CLONE_SETTLS) t->hart.x[4] = tls;
+  ctr::move_instret(t->hart.csr.ctr, t->hart.instret, 0);  // the buffer's cycle count goes on in the thread
   t->hart.instret = 0;
   t->hart.reservation = ~0ull;
   t->engine = new_engine(false);
@@ -118,6 +119,9 @@ void LinuxUser::thread_main(GuestThread& t) {
   group_.join(t.member);
   t.engine->run(t.hart, *this);
   group_.exec_end();
+  // Its CTR buffer, as finish() writes the leader's; before end_thread, which drops the engine
+  // whose site table the ring's records name.
+  if (ctr_dump_ && &t != leader_) ctr_dump_->write({&t.hart}, fmt::format("thread {} at exit", t.tid).c_str());
   end_thread(t);
   if (&t == leader_) finish(t);  // a fork's child whose leader is this thread: it exits there
 }
