@@ -32,18 +32,20 @@ def run_and_reap(argv, out, err, limit=20.0):
     start = time.monotonic()
     proc = subprocess.Popen(argv, stdout=out, stderr=err, start_new_session=True)  # its own group, to kill
     ended = []
+
+    def on_alarm(*_):
+        os.killpg(proc.pid, signal.SIGKILL)  # brisk and what it forked
+        fail(f"{argv}: still running after {limit} s; ended so far {ended}")
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, limit)
     while True:
-        if time.monotonic() - start > limit:
-            os.killpg(proc.pid, signal.SIGKILL)  # brisk and what it forked
-            fail(f"{argv}: still running after {limit} s; ended so far {ended}")
         try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
+            pid, status = os.waitpid(-1, 0)
         except ChildProcessError:
             break
-        if pid == 0:
-            time.sleep(0.005)
-            continue
         ended.append((pid, os.waitstatus_to_exitcode(status), time.monotonic()))
+    signal.setitimer(signal.ITIMER_REAL, 0)
     proc.returncode = 0  # reaped above; keep Popen from waiting again
     return start, proc.pid, ended
 

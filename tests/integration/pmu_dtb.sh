@@ -56,6 +56,7 @@ raw_counters() {
 }
 
 # README's rows: | 0x05 | taken conditional branches | raw `r5` |
+# shellcheck disable=SC2016  # the backquotes are the README's, not expansions
 rows=$(sed -n '/^| mhpmevent | event | Linux perf name/,/^$/p' "$README" |
     sed -n -e 's/^| \(0x[0-9a-f]*\) | .* | raw `\([^`]*\)` |$/\1 raw \2/p' \
         -e 's/^| \(0x[0-9a-f]*\) | .* | `\([^`]*\)` |$/\1 named \2/p')
