@@ -16,6 +16,8 @@ TIMEOUT=${PERF_TIMEOUT:-180}
 SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../scripts" && pwd)
 PERIOD=100000
 EVENTS=cycles,instructions,branches,branch-misses,instructions:u,cycles:u
+# README's cache-event names and raw rN (the same mhpmevent each way: the device tree's riscv,pmu map).
+EVENTS+=,L1-dcache-loads:u,r9:u,L1-dcache-stores:u,ra:u,dTLB-load-misses:u,r10:u,r5:u
 # OpenSBI lists what it found in the device tree's riscv,isa-extensions and probed.
 EXTENSIONS="smcdeleg ssccfg smcsrind sscsrind smstateen sscofpmf smcntrpmf"
 
@@ -115,8 +117,11 @@ pass "workload output matches the host's (rounds=$rounds)"
 
 # perf stat -x, lines: VALUE,UNIT,EVENT,... with VALUE <not supported> or <not counted> when it failed.
 declare -A count
+# perf prints a hardware-cache event's name without its :u.
 for ev in ${EVENTS//,/ }; do
-    v=$(awk -F, -v e="$ev" '$3 == e && $1 ~ /^([0-9]+|<.*>)$/ { print $1; exit }' "$console")
+    name=$ev
+    case $ev in L1-*:u | dTLB-*:u) name=${ev%:u} ;; esac
+    v=$(awk -F, -v e="$name" '$3 == e && $1 ~ /^([0-9]+|<.*>)$/ { print $1; exit }' "$console")
     [[ $v =~ ^[0-9]+$ ]] || { show_console; fail "perf stat: $ev was not counted (got '${v:-no line}')"; }
     count[$ev]=$v
 done
@@ -139,6 +144,21 @@ known=$((rounds + rounds / 8 + 1))
 check "branches (${count[branches]}) >= the workload's $known" test "${count[branches]}" -ge "$known"
 check "0 < branch-misses (${count[branch-misses]}) < branches" \
     test "${count[branch-misses]}" -gt 0 -a "${count[branch-misses]}" -lt "${count[branches]}"
+
+# The named cache events count what the README's table says: user-mode counts of one run, so equal to
+# the raw selectors' exactly; raw r5 (taken conditional branches) against brisk record's total of the
+# same static binary on the host, within 1% for the start-up differences above.
+for pair in L1-dcache-loads:u,r9:u L1-dcache-stores:u,ra:u dTLB-load-misses:u,r10:u; do
+    named=${pair%,*} raw=${pair#*,}
+    check "$named (${count[$named]}) == $raw (${count[$raw]})" test "${count[$named]}" -eq "${count[$raw]}"
+done
+check "L1-dcache-loads:u (${count[L1-dcache-loads:u]}) > 0 and L1-dcache-stores:u (${count[L1-dcache-stores:u]}) > 0" \
+    test "${count[L1-dcache-loads:u]}" -gt 0 -a "${count[L1-dcache-stores:u]}" -gt 0
+"$BRISK" record ${ENGINE:+--engine="$ENGINE"} -e taken-branches -c 1000003 --ctr-depth 16 --format perfscript \
+    -o "$WORK/taken.script" -- "$WORKLOAD" >/dev/null 2>"$WORK/taken.err" || fail "brisk record -e taken-branches: $(cat "$WORK/taken.err")"
+host_taken=$(sed -n 's/^brisk record: [0-9]* samples, \([0-9]*\) taken-branches in .*/\1/p' "$WORK/taken.err")
+[[ -n $host_taken ]] || fail "brisk record -e taken-branches gave no total: $(cat "$WORK/taken.err")"
+check "r5:u (${count[r5:u]}) within 1% of brisk record's $host_taken taken branches" within "${count[r5:u]}" "$host_taken" 1
 
 # perf record: one sample per $PERIOD instructions. The record run retires a little more than the
 # stat run (each sample's interrupt and write-out, about 1%), hence 2%.
