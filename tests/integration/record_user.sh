@@ -152,6 +152,104 @@ read -r bsamples branches <<<"$(sed -n 's/^brisk record: \([0-9]*\) samples, \([
 (($(grep -vc '^PERF_RECORD' "$WORK/br.script") == bsamples)) || fail "-e branches: sample lines differ from the summary"
 pass "-e branches -c 1009: $bsamples samples = floor($branches / 1009)"
 
+# --- brisk events by name: each total is the --exact profile's count --------------------------------
+# The --exact profile holds every taken transfer of the program (static: all its code) by source;
+# the disassembly tells a conditional branch, a call (jal or jalr that links ra or t0: Smctr's
+# definition) and a return (ret) apart. Same stdout as the sampled runs: glibc takes another path
+# for /dev/null.
+"$BRISK" record --engine="$ENGINE" --exact -o "$WORK/ev.exact" -- "$PROG" 300000 >"$WORK/out" 2>"$WORK/err" || true
+text_base=$(($(riscv64-linux-gnu-readelf -lW "$PROG" | awk '$1 == "LOAD" && / R E / { print $3; exit }') & ~4095))
+python3 - "$WORK/ev.exact" "$WORK/disasm" $text_base >"$WORK/ev.counts" <<'PY' || fail "cannot count the --exact profile's transfers"
+import re, sys
+insn = {int(m.group(1), 16): (m.group(2), m.group(3))
+        for m in re.finditer(r"^[ \t]+([0-9a-f]+):[ \t]+(\S+)[ \t]*(\S*)", open(sys.argv[2]).read(), re.M)}
+lines = open(sys.argv[1]).read().split("\n")
+ranges = int(lines[0])
+counts = {"taken-branches": 0, "calls": 0, "returns": 0}
+for line in lines[ranges + 2:ranges + 2 + int(lines[ranges + 1])]:
+    pair, n = line.split(":")
+    op, args = insn[int(pair.split("->")[0], 16) + int(sys.argv[3])]
+    rd = args.split(",")[0] if "," in args else "ra"  # jal TARGET and jalr RS link ra
+    if op[0] == "b":
+        counts["taken-branches"] += int(n)
+    elif op in ("jal", "jalr") and rd in ("ra", "t0"):
+        counts["calls"] += int(n)
+    elif op == "ret":
+        counts["returns"] += int(n)
+for k, v in counts.items():
+    print(k, v)
+PY
+# Each sample falls right after the event that reached the period: its ip is the youngest
+# branch-stack entry's target, and that entry is of the event's kind.
+while read -r event want; do
+    period=1009
+    [[ $event == taken-branches ]] || period=7
+    "$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/ev.script" -e "$event" -c $period -- "$PROG" 300000 \
+        >"$WORK/out" 2>"$WORK/err" || true
+    read -r esamples total <<<"$(sed -n "s/^brisk record: \([0-9]*\) samples, \([0-9]*\) $event in .*/\1 \2/p" "$WORK/err")"
+    [[ -n $total ]] || fail "-e $event: no summary line: $(cat "$WORK/err")"
+    ((total == want && esamples == total / period && esamples > 0)) ||
+        fail "-e $event -c $period: $esamples samples of $total $event; the --exact profile has $want"
+    (($(grep -vc '^PERF_RECORD' "$WORK/ev.script") == esamples)) || fail "-e $event: sample lines differ from the summary"
+    python3 - "$WORK/ev.script" "$WORK/disasm" "$event" <<'PY' || fail "-e $event: a sample not right after its event"
+import re, sys
+insn = {int(m.group(1), 16): (m.group(2), m.group(3))
+        for m in re.finditer(r"^[ \t]+([0-9a-f]+):[ \t]+(\S+)[ \t]*(\S*)", open(sys.argv[2]).read(), re.M)}
+def kind(pc):
+    op, args = insn.get(pc, ("?", ""))
+    rd = args.split(",")[0] if "," in args else "ra"
+    return "taken-branches" if op[0] == "b" else "calls" if op in ("jal", "jalr") and rd in ("ra", "t0") else "returns" if op == "ret" else op
+for line in open(sys.argv[1]):
+    if line.startswith("PERF_RECORD"):
+        continue
+    ip, youngest = line.split()[:2]
+    frm, to = (int(x, 16) for x in youngest.split("/")[:2])
+    if to != int(ip, 16) or kind(frm) != sys.argv[3]:
+        sys.exit(f"sample at {ip}: youngest entry {youngest} ({kind(frm)})")
+PY
+    pass "-e $event -c $period: $esamples samples = floor($total / $period), $total = the --exact profile's count"
+done <"$WORK/ev.counts"
+
+# branch-misses on tests/integration/record_loops.S (no libc: its two branches are all the program
+# runs), against a model of brisk's gshare predictor (csr/pmu.h; as tests/bare/pmu_misses.c's):
+# the total, and each sample's ip, the pc after the branch whose miss reached a multiple of the
+# period.
+LOOPS=$WORK/record_loops
+riscv64-linux-gnu-gcc -nostdlib -static -DROUNDS=200000 -DSEED=0x9e3779b97f4a7c15 -o "$LOOPS" \
+    "$(dirname "$0")/record_loops.S" || fail "cannot build record_loops.S"
+"$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/bm.script" -e branch-misses -c 1009 -- "$LOOPS" \
+    >"$WORK/out" 2>"$WORK/err" || fail "record_loops: status $?: $(cat "$WORK/err")"
+read -r msamples misses <<<"$(sed -n 's/^brisk record: \([0-9]*\) samples, \([0-9]*\) branch-misses in .*/\1 \2/p' "$WORK/err")"
+python3 - "$WORK/bm.script" "$misses" "$msamples" 1009 \
+    "$(riscv64-linux-gnu-nm "$LOOPS" | awk '$3 == "bit_branch" || $3 == "loop_branch" { printf "%s ", $1 }')" <<'PY' ||
+import sys
+script, misses, samples, period = sys.argv[1], int(sys.argv[2] or -1), int(sys.argv[3] or -1), int(sys.argv[4])
+bit_pc, loop_pc = sorted(int(a, 16) for a in sys.argv[5].split())
+counters, history, model, ips = [0] * 4096, 0, 0, []
+def branch(pc, taken, target):
+    global history, model
+    k = ((pc >> 1) ^ history) & 4095
+    if (counters[k] >= 2) != taken:
+        model += 1
+        if model % period == 0:
+            ips.append(target if taken else pc + 4)
+    counters[k] = min(counters[k] + 1, 3) if taken else max(counters[k] - 1, 0)
+    history = ((history << 1) | taken) & 4095
+x, mask = 0x9e3779b97f4a7c15, (1 << 64) - 1
+for i in range(200000, 0, -1):
+    x ^= (x << 13) & mask
+    x ^= x >> 7
+    x ^= (x << 17) & mask
+    branch(bit_pc, (x & 1) == 0, bit_pc + 8)
+    branch(loop_pc, i > 1, bit_pc - 28)
+got = [int(l.split()[0], 16) for l in open(script) if not l.startswith("PERF_RECORD")]
+if misses != model or samples != model // period or got != ips:
+    sys.exit(f"{misses} branch-misses and {samples} samples, the model {model} and {model // period}; "
+             f"first ips {[hex(i) for i in got[:3]]}, the model's {[hex(i) for i in ips[:3]]}")
+print(f"ok: -e branch-misses -c {period}: {samples} samples = floor({misses} / {period}), the model's misses and ips")
+PY
+    fail "-e branch-misses: not the model's"
+
 # --- --exact: every transfer ---------------------------------------------------------------------
 # hot_loop(300000): its bnez back edge is taken when i % 8 != 0 (262500 times), the jump back from
 # the i % 8 == 0 arm 37500 times; offsets from the text segment at $load.
