@@ -283,6 +283,37 @@ for lib in /usr/bin/xz /usr/lib/riscv64-linux-gnu/ld-linux-riscv64-lp64d.so.1 \
 done
 pass "MMAP2 lines for xz, its interpreter, liblzma and libc, by their guest paths"
 
+# --- fork and execve: the child is not sampled, execve returns -ENOSYS ---------------------------
+# record_fork.c: the child runs child_work, then the parent tries to execve itself and runs
+# parent_work. Under brisk run the execve works (the program exits 5); under brisk record it fails
+# with errno 38 (ENOSYS), and every sample is the parent's: its pid, in its code, as many as its own
+# instructions give.
+FORK=$WORK/record_fork
+riscv64-linux-gnu-gcc -O1 -g -static -o "$FORK" "$(dirname "$0")/record_fork.c" || fail "cannot build record_fork.c"
+status=0
+"$BRISK" run --engine="$ENGINE" "$FORK" >"$WORK/fork.out" 2>"$WORK/fork.err" || status=$?
+((status == 5)) && [[ $(cat "$WORK/fork.out") == "exec'd" ]] ||
+    fail "brisk run record_fork: status $status, '$(cat "$WORK/fork.out")', want 5 and exec'd: $(cat "$WORK/fork.err")"
+status=0
+"$BRISK" record --engine="$ENGINE" -o "$WORK/fork.data" -c 10007 -- "$FORK" >"$WORK/fork.out" 2>"$WORK/fork.err" || status=$?
+((status == 0)) && grep -qx 'child status 7, execve -1 errno 38, [01]' "$WORK/fork.out" ||
+    fail "brisk record record_fork: status $status, '$(cat "$WORK/fork.out")': $(cat "$WORK/fork.err")"
+grep -qx 'brisk: warning: execve is not implemented under brisk record; returning -ENOSYS' "$WORK/fork.err" ||
+    fail "no ENOSYS warning: $(cat "$WORK/fork.err")"
+parent=$(sed -n 's/^parent \([0-9]*\)$/\1/p' "$WORK/fork.err")
+child=$(sed -n 's/^child \([0-9]*\)$/\1/p' "$WORK/fork.err")
+[[ -n $parent && -n $child && $parent != "$child" ]] || fail "record_fork's pids: $(cat "$WORK/fork.err")"
+read -r fsamples finstret <<<"$(sed -n 's/^brisk record: \([0-9]*\) samples, \([0-9]*\) instructions in .*/\1 \2/p' "$WORK/fork.err")"
+perf script -i "$WORK/fork.data" -F pid,tid,ip,sym 2>"$WORK/perf.err" | awk '{ print $1, $3 }' | sort | uniq -c >"$WORK/fork.pids" ||
+    fail "perf script on fork.data: $(head -3 "$WORK/perf.err")"
+awk -v p="$parent" -v n="$fsamples" '$2 != p "/" p || $3 == "child_work" { bad++ } { total += $1; if ($3 == "parent_work") work = $1 }
+    END { exit !(!bad && total == n && work * 10 >= n * 9) }' "$WORK/fork.pids" ||
+    fail "samples by pid and function (parent $parent, child $child, $fsamples samples): $(cat "$WORK/fork.pids")"
+# The child's own 7 million instructions would give as many samples again.
+((fsamples == finstret / 10007 && finstret < 9000000)) ||
+    fail "$fsamples samples of $finstret instructions: not the parent's alone"
+pass "fork: $fsamples samples, all the parent's ($parent), none the child's ($child); execve: ENOSYS"
+
 # --- bad input -----------------------------------------------------------------------------------
 # bad DESCRIPTION REGEX ARGS...: one stderr line matching REGEX, a non-zero exit, no output file.
 bad() {
