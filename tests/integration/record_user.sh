@@ -135,6 +135,45 @@ dsamples=$(grep -vc '^PERF_RECORD' "$WORK/d.script" || true)
 (($(grep -vc '^PERF_RECORD' "$WORK/cy.script") == instret / PERIOD)) || fail "-e cycles -c $PERIOD: not floor($instret / $PERIOD) samples"
 pass "no -c: $dsamples samples = floor($dinstret / 100003); -e cycles samples as instructions do"
 
+# --- the CTR window: 4 x depth instructions before each sample, doubled while stacks come out short
+# record_loops.S's branch-poor loop: a taken branch every 10 instructions, so a window of W
+# instructions holds about W / 10 of them. A stack's oldest entry (its CC counts from the window's
+# opening, so its own cycles are left out) was recorded the sum of the younger entries' cycles plus
+# the instructions since the youngest (the loop's, back from the sample's ip) before the sample: at
+# most W - 1. A short stack must reach back to within 10 of W, and double the next window (to at most
+# the period). At depth 16 the stacks are full from the third sample on, at depth 256 too.
+POOR=$WORK/record_poor
+riscv64-linux-gnu-gcc -nostdlib -static -DPOOR -DROUNDS=1000000 -o "$POOR" "$(dirname "$0")/record_loops.S" ||
+    fail "cannot build record_loops.S -DPOOR"
+loop_start=$(printf '0x%s' "$(riscv64-linux-gnu-nm "$POOR" | awk '$3 == "_start" { print $1 }')")
+for dp in "16 10007" "256 100003"; do
+    read -r depth period <<<"$dp"
+    "$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/w.script" --ctr-depth $depth -c $period -- "$POOR" \
+        >"$WORK/out" 2>"$WORK/err" || fail "record_loops -DPOOR: status $?: $(cat "$WORK/err")"
+    # The loop's first instruction is 8 bytes into _start, after li a1, ROUNDS (lui, addiw).
+    python3 - "$WORK/w.script" $depth $period $((loop_start + 8)) <<'PY' || fail "--ctr-depth $depth -c $period: the window"
+import sys
+depth, period, loop = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+window, depths = 4 * depth, []
+for i, line in enumerate(l for l in open(sys.argv[1]) if not l.startswith("PERF_RECORD")):
+    ip, *stack = line.split()
+    cycles = [int(e.split("/")[5]) for e in stack]
+    age = (int(ip, 16) - loop) // 4 + sum(cycles[:-1])
+    depths.append(len(stack))
+    if age > window - 1 or (len(stack) < depth and age < window - 10):
+        sys.exit(f"sample {i + 1}: {len(stack)} entries, the oldest {age} instructions back, window {window}")
+    if len(stack) < depth:
+        window = min(2 * window, period)
+if depths[2:] != [depth] * (len(depths) - 2) or depths[0] >= depth or depths[1] >= depth:
+    sys.exit(f"stack depths {depths[:5]}...")
+print(f"ok: --ctr-depth {depth} -c {period}: {len(depths)} samples, depths {depths[0]}, {depths[1]}, then {depth};"
+      f" the oldest entries within windows of {4 * depth}, {8 * depth}, {16 * depth} instructions")
+PY
+    min=$(python3 -c "import sys; print(min(len(l.split()) - 1 for l in open(sys.argv[1]) if not l.startswith('PERF_RECORD')))" "$WORK/w.script")
+    grep -Eq "^brisk record: branch stack depth min $min avg [0-9.]+ max $depth \(CTR depth $depth\); " "$WORK/err" ||
+        fail "--ctr-depth $depth: the summary's depths: $(grep depth "$WORK/err")"
+done
+
 # --- -F: an adaptive period ----------------------------------------------------------------------
 "$BRISK" record --engine="$ENGINE" -F 1000 -o "$WORK/f.data" -- "$PROG" 3000000 >"$WORK/out" 2>"$WORK/err" || true
 perf script -i "$WORK/f.data" -F period 2>/dev/null | sort -u >"$WORK/periods"
