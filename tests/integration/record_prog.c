@@ -1,6 +1,7 @@
 // brisk record's test program (tests/integration/record_user.sh): hot_loop runs N iterations of a
 // loop with a skewed branch, cold a hundredth as many; the exit status is 3, which brisk record
-// must pass on. Its pid goes to stderr, for the samples' pid.
+// must pass on. Its pid goes to stderr, for the samples' pid. A second argument sleeps that many
+// milliseconds first, so that a recording lasts that long (the progress line's test).
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@ __attribute__((noinline)) long cold(long n) {
 int main(int argc, char** argv) {
   long n = argc > 1 ? atol(argv[1]) : 1000000;
   fprintf(stderr, "pid %d\n", (int)getpid());
+  if (argc > 2) usleep((useconds_t)atol(argv[2]) * 1000);
   printf("%ld %ld\n", hot_loop(n), cold(n / 100));
   return 3;
 }

@@ -322,6 +322,38 @@ for lib in /usr/bin/xz /usr/lib/riscv64-linux-gnu/ld-linux-riscv64-lp64d.so.1 \
 done
 pass "MMAP2 lines for xz, its interpreter, liblzma and libc, by their guest paths"
 
+# --- the progress line on a terminal -------------------------------------------------------------
+# script(1) gives brisk record a pty. record_prog sleeps 300 ms first, so the line is drawn at the
+# start and again after the sleep: "\rbrisk record: EVENTS instructions, SAMPLES samples, T.T s\e[K",
+# with SAMPLES = floor(EVENTS / PERIOD) (samples are exact), and cleared ("\r\e[K") before the
+# summary. Without a terminal there is none.
+command -v script >/dev/null || fail "no script(1) (Debian package bsdutils)"
+status=0
+script -qec "$(printf '%q ' "$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/tty.script" -c $PERIOD \
+    -- "$PROG" 300000 300)" /dev/null >"$WORK/tty.out" </dev/null || status=$?
+((status == 3)) || fail "brisk record under script(1): status $status: $(cat -v "$WORK/tty.out")"
+python3 - "$WORK/tty.out" $PERIOD <<'PY' || fail "the progress line: $(cat -v "$WORK/tty.out")"
+import re, sys
+out, period = open(sys.argv[1], encoding="latin-1", newline="").read(), int(sys.argv[2])
+lines = [(int(e), int(s), float(t)) for e, s, t in
+         re.findall(r"\rbrisk record: (\d+) instructions, (\d+) samples, (\d+\.\d) s\x1b\[K", out)]
+if len(lines) < 2 or out.count(" instructions, ") != len(lines):
+    sys.exit(f"{len(lines)} progress lines, want 2 or more, all as \\rbrisk record: N instructions, N samples, T s\\e[K")
+for (e0, s0, t0), (e1, s1, t1) in zip(lines, lines[1:]):
+    if e1 < e0 or t1 < t0:
+        sys.exit(f"the progress lines go backwards: {lines}")
+if any(s != e // period for e, s, _ in lines) or lines[-1][2] < 0.3:
+    sys.exit(f"the progress lines {lines}: want samples = floor(instructions / {period}), the last after the sleep")
+m = re.search(r"\r\x1b\[Kbrisk record: (\d+) samples, (\d+) instructions in ", out)
+if not m or int(m.group(1)) != int(m.group(2)) // period or int(m.group(2)) < lines[-1][0]:
+    sys.exit("the summary does not follow the line cleared")
+print(f"ok: {len(lines)} progress lines on a terminal, the last {lines[-1]}, cleared before the summary")
+PY
+"$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/tty.script" -c $PERIOD -- "$PROG" 300000 300 \
+    >"$WORK/out" 2>"$WORK/err" || true
+! grep -q $'[\r\e]' "$WORK/err" || fail "a progress line without a terminal: $(cat -v "$WORK/err")"
+pass "no progress line without a terminal"
+
 # --- fork and execve: the child is not sampled, execve returns -ENOSYS ---------------------------
 # record_fork.c: the child runs child_work, then the parent tries to execve itself and runs
 # parent_work. Under brisk run the execve works (the program exits 5); under brisk record it fails
