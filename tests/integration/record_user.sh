@@ -3,8 +3,11 @@
 # with debug info, a sample every PERIOD instructions exactly (floor(instret / PERIOD) samples, the
 # same on both engines), ips in the hot loop, its back edge in the branch stacks, -j call keeping
 # only calls, an MMAP2 line that places the program, perf script text llvm-profgen turns into a
-# profile naming hot_loop; a dynamic Debian program under --sysroot with its libraries' MMAP2
-# lines; and each bad input: one line, a non-zero exit, no output left behind.
+# profile naming hot_loop; -e taken-branches, calls and returns totalling the --exact profile's
+# counts and -e branch-misses a gshare model's (record_loops.S); the CTR window on record_loops.S's
+# branch-poor loop; the progress line on a terminal (script(1)); record_fork.c's child not sampled
+# and its execve failing with ENOSYS; a dynamic Debian program under --sysroot with its libraries'
+# MMAP2 lines; and each bad input: one line, a non-zero exit, no output left behind.
 # shellcheck source=tests/integration/lib.sh
 source "$(dirname "$0")/lib.sh"
 
