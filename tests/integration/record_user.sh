@@ -151,10 +151,10 @@ riscv64-linux-gnu-gcc -nostdlib -static -DPOOR -DROUNDS=1000000 -o "$POOR" "$(di
 loop_start=$(printf '0x%s' "$(riscv64-linux-gnu-nm "$POOR" | awk '$3 == "_start" { print $1 }')")
 for dp in "16 10007" "256 100003"; do
     read -r depth period <<<"$dp"
-    "$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/w.script" --ctr-depth $depth -c $period -- "$POOR" \
+    "$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/w.script" --ctr-depth "$depth" -c "$period" -- "$POOR" \
         >"$WORK/out" 2>"$WORK/err" || fail "record_loops -DPOOR: status $?: $(cat "$WORK/err")"
     # The loop's first instruction is 8 bytes into _start, after li a1, ROUNDS (lui, addiw).
-    python3 - "$WORK/w.script" $depth $period $((loop_start + 8)) <<'PY' || fail "--ctr-depth $depth -c $period: the window"
+    python3 - "$WORK/w.script" "$depth" "$period" $((loop_start + 8)) <<'PY' || fail "--ctr-depth $depth -c $period: the window"
 import sys
 depth, period, loop = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 window, depths = 4 * depth, []
