@@ -103,7 +103,7 @@ read -r n top <<<"$(head -1 "$WORK/perf.syms")"
 pass "--format both: perf script names hot_loop in $n samples, the text has the same samples"
 # Every sample's pid and tid are the program's getpid (single-threaded), its period PERIOD, and the
 # times increase.
-guest_pid=$(sed -n 's/^pid \([0-9]*\)$/\1/p' "$WORK/both.err")
+guest_pid=$(sed -n 's/^pid 0*\([0-9]*\)$/\1/p' "$WORK/both.err")
 [[ -n $guest_pid ]] || fail "record_prog printed no pid: $(cat "$WORK/both.err")"
 perf script -i "$WORK/both.data" -F pid,tid,time,period 2>"$WORK/perf.err" >"$WORK/fields" ||
     fail "perf script -F pid,tid,time,period: $(head -3 "$WORK/perf.err")"
