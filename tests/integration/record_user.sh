@@ -3,8 +3,11 @@
 # with debug info, a sample every PERIOD instructions exactly (floor(instret / PERIOD) samples, the
 # same on both engines), ips in the hot loop, its back edge in the branch stacks, -j call keeping
 # only calls, an MMAP2 line that places the program, perf script text llvm-profgen turns into a
-# profile naming hot_loop; a dynamic Debian program under --sysroot with its libraries' MMAP2
-# lines; and each bad input: one line, a non-zero exit, no output left behind.
+# profile naming hot_loop; -e taken-branches, calls and returns totalling the --exact profile's
+# counts and -e branch-misses a gshare model's (record_loops.S); the CTR window on record_loops.S's
+# branch-poor loop; the progress line on a terminal (script(1)); record_fork.c's child not sampled
+# and its execve failing with ENOSYS; a dynamic Debian program under --sysroot with its libraries'
+# MMAP2 lines; and each bad input: one line, a non-zero exit, no output left behind.
 # shellcheck source=tests/integration/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -100,7 +103,7 @@ read -r n top <<<"$(head -1 "$WORK/perf.syms")"
 pass "--format both: perf script names hot_loop in $n samples, the text has the same samples"
 # Every sample's pid and tid are the program's getpid (single-threaded), its period PERIOD, and the
 # times increase.
-guest_pid=$(sed -n 's/^pid \([0-9]*\)$/\1/p' "$WORK/both.err")
+guest_pid=$(sed -n 's/^pid 0*\([0-9]*\)$/\1/p' "$WORK/both.err")
 [[ -n $guest_pid ]] || fail "record_prog printed no pid: $(cat "$WORK/both.err")"
 perf script -i "$WORK/both.data" -F pid,tid,time,period 2>"$WORK/perf.err" >"$WORK/fields" ||
     fail "perf script -F pid,tid,time,period: $(head -3 "$WORK/perf.err")"
@@ -135,6 +138,45 @@ dsamples=$(grep -vc '^PERF_RECORD' "$WORK/d.script" || true)
 (($(grep -vc '^PERF_RECORD' "$WORK/cy.script") == instret / PERIOD)) || fail "-e cycles -c $PERIOD: not floor($instret / $PERIOD) samples"
 pass "no -c: $dsamples samples = floor($dinstret / 100003); -e cycles samples as instructions do"
 
+# --- the CTR window: 4 x depth instructions before each sample, doubled while stacks come out short
+# record_loops.S's branch-poor loop: a taken branch every 10 instructions, so a window of W
+# instructions holds about W / 10 of them. A stack's oldest entry (its CC counts from the window's
+# opening, so its own cycles are left out) was recorded the sum of the younger entries' cycles plus
+# the instructions since the youngest (the loop's, back from the sample's ip) before the sample: at
+# most W - 1. A short stack must reach back to within 10 of W, and double the next window (to at most
+# the period). At depth 16 the stacks are full from the third sample on, at depth 256 too.
+POOR=$WORK/record_poor
+riscv64-linux-gnu-gcc -nostdlib -static -DPOOR -DROUNDS=1000000 -o "$POOR" "$(dirname "$0")/record_loops.S" ||
+    fail "cannot build record_loops.S -DPOOR"
+loop_start=$(printf '0x%s' "$(riscv64-linux-gnu-nm "$POOR" | awk '$3 == "_start" { print $1 }')")
+for dp in "16 10007" "256 100003"; do
+    read -r depth period <<<"$dp"
+    "$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/w.script" --ctr-depth "$depth" -c "$period" -- "$POOR" \
+        >"$WORK/out" 2>"$WORK/err" || fail "record_loops -DPOOR: status $?: $(cat "$WORK/err")"
+    # The loop's first instruction is 8 bytes into _start, after li a1, ROUNDS (lui, addiw).
+    python3 - "$WORK/w.script" "$depth" "$period" $((loop_start + 8)) <<'PY' || fail "--ctr-depth $depth -c $period: the window"
+import sys
+depth, period, loop = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+window, depths = 4 * depth, []
+for i, line in enumerate(l for l in open(sys.argv[1]) if not l.startswith("PERF_RECORD")):
+    ip, *stack = line.split()
+    cycles = [int(e.split("/")[5]) for e in stack]
+    age = (int(ip, 16) - loop) // 4 + sum(cycles[:-1])
+    depths.append(len(stack))
+    if age > window - 1 or (len(stack) < depth and age < window - 10):
+        sys.exit(f"sample {i + 1}: {len(stack)} entries, the oldest {age} instructions back, window {window}")
+    if len(stack) < depth:
+        window = min(2 * window, period)
+if depths[2:] != [depth] * (len(depths) - 2) or depths[0] >= depth or depths[1] >= depth:
+    sys.exit(f"stack depths {depths[:5]}...")
+print(f"ok: --ctr-depth {depth} -c {period}: {len(depths)} samples, depths {depths[0]}, {depths[1]}, then {depth};"
+      f" the oldest entries within windows of {4 * depth}, {8 * depth}, {16 * depth} instructions")
+PY
+    min=$(python3 -c "import sys; print(min(len(l.split()) - 1 for l in open(sys.argv[1]) if not l.startswith('PERF_RECORD')))" "$WORK/w.script")
+    grep -Eq "^brisk record: branch stack depth min $min avg [0-9.]+ max $depth \(CTR depth $depth\); " "$WORK/err" ||
+        fail "--ctr-depth $depth: the summary's depths: $(grep depth "$WORK/err")"
+done
+
 # --- -F: an adaptive period ----------------------------------------------------------------------
 "$BRISK" record --engine="$ENGINE" -F 1000 -o "$WORK/f.data" -- "$PROG" 3000000 >"$WORK/out" 2>"$WORK/err" || true
 perf script -i "$WORK/f.data" -F period 2>/dev/null | sort -u >"$WORK/periods"
@@ -151,6 +193,104 @@ read -r bsamples branches <<<"$(sed -n 's/^brisk record: \([0-9]*\) samples, \([
     fail "-e branches -c 1009: $bsamples samples of $branches branches"
 (($(grep -vc '^PERF_RECORD' "$WORK/br.script") == bsamples)) || fail "-e branches: sample lines differ from the summary"
 pass "-e branches -c 1009: $bsamples samples = floor($branches / 1009)"
+
+# --- brisk events by name: each total is the --exact profile's count --------------------------------
+# The --exact profile holds every taken transfer of the program (static: all its code) by source;
+# the disassembly tells a conditional branch, a call (jal or jalr that links ra or t0: Smctr's
+# definition) and a return (ret) apart. Same stdout as the sampled runs: glibc takes another path
+# for /dev/null.
+"$BRISK" record --engine="$ENGINE" --exact -o "$WORK/ev.exact" -- "$PROG" 300000 >"$WORK/out" 2>"$WORK/err" || true
+text_base=$(($(riscv64-linux-gnu-readelf -lW "$PROG" | awk '$1 == "LOAD" && / R E / { print $3; exit }') & ~4095))
+python3 - "$WORK/ev.exact" "$WORK/disasm" $text_base >"$WORK/ev.counts" <<'PY' || fail "cannot count the --exact profile's transfers"
+import re, sys
+insn = {int(m.group(1), 16): (m.group(2), m.group(3))
+        for m in re.finditer(r"^[ \t]+([0-9a-f]+):[ \t]+(\S+)[ \t]*(\S*)", open(sys.argv[2]).read(), re.M)}
+lines = open(sys.argv[1]).read().split("\n")
+ranges = int(lines[0])
+counts = {"taken-branches": 0, "calls": 0, "returns": 0}
+for line in lines[ranges + 2:ranges + 2 + int(lines[ranges + 1])]:
+    pair, n = line.split(":")
+    op, args = insn[int(pair.split("->")[0], 16) + int(sys.argv[3])]
+    rd = args.split(",")[0] if "," in args else "ra"  # jal TARGET and jalr RS link ra
+    if op[0] == "b":
+        counts["taken-branches"] += int(n)
+    elif op in ("jal", "jalr") and rd in ("ra", "t0"):
+        counts["calls"] += int(n)
+    elif op == "ret":
+        counts["returns"] += int(n)
+for k, v in counts.items():
+    print(k, v)
+PY
+# Each sample falls right after the event that reached the period: its ip is the youngest
+# branch-stack entry's target, and that entry is of the event's kind.
+while read -r event want; do
+    period=1009
+    [[ $event == taken-branches ]] || period=7
+    "$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/ev.script" -e "$event" -c $period -- "$PROG" 300000 \
+        >"$WORK/out" 2>"$WORK/err" || true
+    read -r esamples total <<<"$(sed -n "s/^brisk record: \([0-9]*\) samples, \([0-9]*\) $event in .*/\1 \2/p" "$WORK/err")"
+    [[ -n $total ]] || fail "-e $event: no summary line: $(cat "$WORK/err")"
+    ((total == want && esamples == total / period && esamples > 0)) ||
+        fail "-e $event -c $period: $esamples samples of $total $event; the --exact profile has $want"
+    (($(grep -vc '^PERF_RECORD' "$WORK/ev.script") == esamples)) || fail "-e $event: sample lines differ from the summary"
+    python3 - "$WORK/ev.script" "$WORK/disasm" "$event" <<'PY' || fail "-e $event: a sample not right after its event"
+import re, sys
+insn = {int(m.group(1), 16): (m.group(2), m.group(3))
+        for m in re.finditer(r"^[ \t]+([0-9a-f]+):[ \t]+(\S+)[ \t]*(\S*)", open(sys.argv[2]).read(), re.M)}
+def kind(pc):
+    op, args = insn.get(pc, ("?", ""))
+    rd = args.split(",")[0] if "," in args else "ra"
+    return "taken-branches" if op[0] == "b" else "calls" if op in ("jal", "jalr") and rd in ("ra", "t0") else "returns" if op == "ret" else op
+for line in open(sys.argv[1]):
+    if line.startswith("PERF_RECORD"):
+        continue
+    ip, youngest = line.split()[:2]
+    frm, to = (int(x, 16) for x in youngest.split("/")[:2])
+    if to != int(ip, 16) or kind(frm) != sys.argv[3]:
+        sys.exit(f"sample at {ip}: youngest entry {youngest} ({kind(frm)})")
+PY
+    pass "-e $event -c $period: $esamples samples = floor($total / $period), $total = the --exact profile's count"
+done <"$WORK/ev.counts"
+
+# branch-misses on tests/integration/record_loops.S (no libc: its two branches are all the program
+# runs), against a model of brisk's gshare predictor (csr/pmu.h; as tests/bare/pmu_misses.c's):
+# the total, and each sample's ip, the pc after the branch whose miss reached a multiple of the
+# period.
+LOOPS=$WORK/record_loops
+riscv64-linux-gnu-gcc -nostdlib -static -DROUNDS=200000 -DSEED=0x9e3779b97f4a7c15 -o "$LOOPS" \
+    "$(dirname "$0")/record_loops.S" || fail "cannot build record_loops.S"
+"$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/bm.script" -e branch-misses -c 1009 -- "$LOOPS" \
+    >"$WORK/out" 2>"$WORK/err" || fail "record_loops: status $?: $(cat "$WORK/err")"
+read -r msamples misses <<<"$(sed -n 's/^brisk record: \([0-9]*\) samples, \([0-9]*\) branch-misses in .*/\1 \2/p' "$WORK/err")"
+python3 - "$WORK/bm.script" "$misses" "$msamples" 1009 \
+    "$(riscv64-linux-gnu-nm "$LOOPS" | awk '$3 == "bit_branch" || $3 == "loop_branch" { printf "%s ", $1 }')" <<'PY' ||
+import sys
+script, misses, samples, period = sys.argv[1], int(sys.argv[2] or -1), int(sys.argv[3] or -1), int(sys.argv[4])
+bit_pc, loop_pc = sorted(int(a, 16) for a in sys.argv[5].split())
+counters, history, model, ips = [0] * 4096, 0, 0, []
+def branch(pc, taken, target):
+    global history, model
+    k = ((pc >> 1) ^ history) & 4095
+    if (counters[k] >= 2) != taken:
+        model += 1
+        if model % period == 0:
+            ips.append(target if taken else pc + 4)
+    counters[k] = min(counters[k] + 1, 3) if taken else max(counters[k] - 1, 0)
+    history = ((history << 1) | taken) & 4095
+x, mask = 0x9e3779b97f4a7c15, (1 << 64) - 1
+for i in range(200000, 0, -1):
+    x ^= (x << 13) & mask
+    x ^= x >> 7
+    x ^= (x << 17) & mask
+    branch(bit_pc, (x & 1) == 0, bit_pc + 8)
+    branch(loop_pc, i > 1, bit_pc - 28)
+got = [int(l.split()[0], 16) for l in open(script) if not l.startswith("PERF_RECORD")]
+if misses != model or samples != model // period or got != ips:
+    sys.exit(f"{misses} branch-misses and {samples} samples, the model {model} and {model // period}; "
+             f"first ips {[hex(i) for i in got[:3]]}, the model's {[hex(i) for i in ips[:3]]}")
+print(f"ok: -e branch-misses -c {period}: {samples} samples = floor({misses} / {period}), the model's misses and ips")
+PY
+    fail "-e branch-misses: not the model's"
 
 # --- --exact: every transfer ---------------------------------------------------------------------
 # hot_loop(300000): its bnez back edge is taken when i % 8 != 0 (262500 times), the jump back from
@@ -184,6 +324,69 @@ for lib in /usr/bin/xz /usr/lib/riscv64-linux-gnu/ld-linux-riscv64-lp64d.so.1 \
         "$WORK/xz.script" || fail "no MMAP2 line for $lib: $(grep MMAP2 "$WORK/xz.script")"
 done
 pass "MMAP2 lines for xz, its interpreter, liblzma and libc, by their guest paths"
+
+# --- the progress line on a terminal -------------------------------------------------------------
+# script(1) gives brisk record a pty. record_prog sleeps 300 ms first, so the line is drawn at the
+# start and again after the sleep: "\rbrisk record: EVENTS instructions, SAMPLES samples, T.T s\e[K",
+# with SAMPLES = floor(EVENTS / PERIOD) (samples are exact), and cleared ("\r\e[K") before the
+# summary. Without a terminal there is none.
+command -v script >/dev/null || fail "no script(1) (Debian package bsdutils)"
+status=0
+script -qec "$(printf '%q ' "$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/tty.script" -c $PERIOD \
+    -- "$PROG" 300000 300)" /dev/null >"$WORK/tty.out" </dev/null || status=$?
+((status == 3)) || fail "brisk record under script(1): status $status: $(cat -v "$WORK/tty.out")"
+python3 - "$WORK/tty.out" $PERIOD <<'PY' || fail "the progress line: $(cat -v "$WORK/tty.out")"
+import re, sys
+out, period = open(sys.argv[1], encoding="latin-1", newline="").read(), int(sys.argv[2])
+lines = [(int(e), int(s), float(t)) for e, s, t in
+         re.findall(r"\rbrisk record: (\d+) instructions, (\d+) samples, (\d+\.\d) s\x1b\[K", out)]
+if len(lines) < 2 or out.count(" instructions, ") != len(lines):
+    sys.exit(f"{len(lines)} progress lines, want 2 or more, all as \\rbrisk record: N instructions, N samples, T s\\e[K")
+for (e0, s0, t0), (e1, s1, t1) in zip(lines, lines[1:]):
+    if e1 < e0 or t1 < t0:
+        sys.exit(f"the progress lines go backwards: {lines}")
+if any(s != e // period for e, s, _ in lines) or lines[-1][2] < 0.3:
+    sys.exit(f"the progress lines {lines}: want samples = floor(instructions / {period}), the last after the sleep")
+m = re.search(r"\r\x1b\[Kbrisk record: (\d+) samples, (\d+) instructions in ", out)
+if not m or int(m.group(1)) != int(m.group(2)) // period or int(m.group(2)) < lines[-1][0]:
+    sys.exit("the summary does not follow the line cleared")
+print(f"ok: {len(lines)} progress lines on a terminal, the last {lines[-1]}, cleared before the summary")
+PY
+"$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/tty.script" -c $PERIOD -- "$PROG" 300000 300 \
+    >"$WORK/out" 2>"$WORK/err" || true
+! grep -q $'[\r\e]' "$WORK/err" || fail "a progress line without a terminal: $(cat -v "$WORK/err")"
+pass "no progress line without a terminal"
+
+# --- fork and execve: the child is not sampled, execve returns -ENOSYS ---------------------------
+# record_fork.c: the child runs child_work, then the parent tries to execve itself and runs
+# parent_work. Under brisk run the execve works (the program exits 5); under brisk record it fails
+# with errno 38 (ENOSYS), and every sample is the parent's: its pid, in its code, as many as its own
+# instructions give.
+FORK=$WORK/record_fork
+riscv64-linux-gnu-gcc -O1 -g -static -o "$FORK" "$(dirname "$0")/record_fork.c" || fail "cannot build record_fork.c"
+status=0
+"$BRISK" run --engine="$ENGINE" "$FORK" >"$WORK/fork.out" 2>"$WORK/fork.err" || status=$?
+((status == 5)) && [[ $(cat "$WORK/fork.out") == "exec'd" ]] ||
+    fail "brisk run record_fork: status $status, '$(cat "$WORK/fork.out")', want 5 and exec'd: $(cat "$WORK/fork.err")"
+status=0
+"$BRISK" record --engine="$ENGINE" -o "$WORK/fork.data" -c 10007 -- "$FORK" >"$WORK/fork.out" 2>"$WORK/fork.err" || status=$?
+((status == 0)) && grep -qx 'child status 7, execve -1 errno 38, [01]' "$WORK/fork.out" ||
+    fail "brisk record record_fork: status $status, '$(cat "$WORK/fork.out")': $(cat "$WORK/fork.err")"
+grep -qx 'brisk: warning: execve is not implemented under brisk record; returning -ENOSYS' "$WORK/fork.err" ||
+    fail "no ENOSYS warning: $(cat "$WORK/fork.err")"
+parent=$(sed -n 's/^parent \([0-9]*\)$/\1/p' "$WORK/fork.err")
+child=$(sed -n 's/^child \([0-9]*\)$/\1/p' "$WORK/fork.err")
+[[ -n $parent && -n $child && $parent != "$child" ]] || fail "record_fork's pids: $(cat "$WORK/fork.err")"
+read -r fsamples finstret <<<"$(sed -n 's/^brisk record: \([0-9]*\) samples, \([0-9]*\) instructions in .*/\1 \2/p' "$WORK/fork.err")"
+perf script -i "$WORK/fork.data" -F pid,tid,ip,sym 2>"$WORK/perf.err" | awk '{ print $1, $3 }' | sort | uniq -c >"$WORK/fork.pids" ||
+    fail "perf script on fork.data: $(head -3 "$WORK/perf.err")"
+awk -v p="$parent" -v n="$fsamples" '$2 != p "/" p || $3 == "child_work" { bad++ } { total += $1; if ($3 == "parent_work") work = $1 }
+    END { exit !(!bad && total == n && work * 10 >= n * 9) }' "$WORK/fork.pids" ||
+    fail "samples by pid and function (parent $parent, child $child, $fsamples samples): $(cat "$WORK/fork.pids")"
+# The child's own 7 million instructions would give as many samples again.
+((fsamples == finstret / 10007 && finstret < 9000000)) ||
+    fail "$fsamples samples of $finstret instructions: not the parent's alone"
+pass "fork: $fsamples samples, all the parent's ($parent), none the child's ($child); execve: ENOSYS"
 
 # --- bad input -----------------------------------------------------------------------------------
 # bad DESCRIPTION REGEX ARGS...: one stderr line matching REGEX, a non-zero exit, no output file.
