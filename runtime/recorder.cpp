@@ -178,8 +178,10 @@ void Recorder::drain(Hart& h, HartState& st) {
 }
 
 void Recorder::emit(Hart& h, uint64_t period, unsigned entries) {
-  const uint64_t start = now_ns();
+  // The task first: a COMM it writes for a new address space must not be timed after the sample
+  // it names, or perf (which orders records by time) shows that sample without the name.
   const Task t = task ? task(h) : Task{};
+  const uint64_t start = now_ns();
   sample_.ip = h.pc;
   sample_.pid = t.pid;
   sample_.tid = t.tid;

@@ -52,37 +52,40 @@ pass "kernel and user sample ips, well-formed branch stacks of at most 16 entrie
 # named satp-PPN by a COMM written before its first sample; M mode (perf's hypervisor) and satp Bare
 # (the kernel before its MMU is on: physical ips) have pid 0, and only they. User samples come from
 # more than one address space (init, the shell, the commands). perf report -D gives each record's
-# file offset, the order brisk wrote them in, and each sample's cpumode.
+# file offset, the order brisk wrote them in, its time, and each sample's cpumode. perf orders the
+# records by time, so a COMM timed after a sample it names leaves that sample unnamed.
 command -v perf >/dev/null || fail "the host's perf is missing (Debian package linux-perf)"
 perf report -D -i "$WORK/boot.data" 2>"$WORK/perf.err" | grep -E 'PERF_RECORD_(COMM|SAMPLE)' >"$WORK/boot.dump" ||
     fail "perf report -D on boot.data: $(head -3 "$WORK/perf.err")"
 python3 - "$WORK/boot.dump" "$samples" "$user" <<'PY' || fail "the samples' pids and COMMs"
 import re, sys
 # perf sorts the records by time; the offsets tell the file's order. COMMs first.
-named, users, n = {}, set(), 0
+named, named_at, users, n = {}, {}, set(), 0
 for line in sorted(open(sys.argv[1]), key=lambda l: "PERF_RECORD_COMM" not in l):
-    m = re.match(r"\d+ (0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_COMM: (\S+):(\d+)/(\d+)$", line)
+    m = re.match(r"(\d+) (0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_COMM: (\S+):(\d+)/(\d+)$", line)
     if m:
-        offset, name, pid = int(m.group(1), 16), m.group(2), int(m.group(3))
+        at, offset, name, pid = int(m.group(1)), int(m.group(2), 16), m.group(3), int(m.group(4))
         want = "swapper" if pid == 0 else f"satp-{pid:x}"
-        if name != want or pid in named or m.group(4) != m.group(3):
+        if name != want or pid in named or m.group(5) != m.group(4):
             sys.exit(f"{line.strip()}: want one COMM {want} for pid {pid}")
-        named[pid] = offset
+        named[pid], named_at[pid] = offset, at
         continue
-    m = re.match(r"\d+ (0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE\(IP, (0x[0-9a-f]+)\): (\d+)/(\d+): (0x[0-9a-f]+) ", line)
+    m = re.match(r"(\d+) (0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE\(IP, (0x[0-9a-f]+)\): (\d+)/(\d+): (0x[0-9a-f]+) ", line)
     if not m:
         sys.exit(f"cannot read: {line.strip()}")
-    offset, mode, pid, tid, ip = (int(x, 0) for x in m.groups())
+    at, offset, mode, pid, tid, ip = (int(x, 0) for x in m.groups())
     n += 1
     bare = mode == 3 or (mode == 1 and 0x80000000 <= ip < 0x80000000 + (1 << 30))
     if tid != pid or pid not in named or named[pid] > offset or (pid == 0) != bare or (pid and not 0x80000 <= pid < 0xc0000):
         sys.exit(f"{line.strip()}: want pid 0 in M mode or at a physical ip, else a PPN in RAM named by a COMM before it")
+    if named_at[pid] > at:
+        sys.exit(f"{line.strip()}: its COMM is timed at {named_at[pid]}, after it")
     if mode == 2:
         users.add(pid)
 if n != int(sys.argv[2]) or len(users) < 2:
     sys.exit(f"{n} samples, want {sys.argv[2]}; user samples in {len(users)} address spaces, want 2 or more")
 print(f"ok: {n} samples: pid 0 in M mode and at physical ips, else satp's PPN, named satp-PPN by a COMM"
-      f" written before; the {sys.argv[3]} user samples in {len(users)} address spaces")
+      f" written and timed before; the {sys.argv[3]} user samples in {len(users)} address spaces")
 PY
 
 # --- M mode, with --vmlinux ----------------------------------------------------------------------
