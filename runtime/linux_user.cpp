@@ -287,7 +287,9 @@ bool LinuxUser::on_trap(Hart& h) {
   }
   const char* what = cause::name(h.trap.cause);
   const auto [sig, code] = signal_for(h.trap.cause);
-  const bool at_pc = sig == SIGILL || sig == SIGTRAP;
+  // Linux reports these at the instruction's own address, a misaligned jump's too (epc, not the
+  // target: arch/riscv/kernel/traps.c).
+  const bool at_pc = sig == SIGILL || sig == SIGTRAP || h.trap.cause == cause::kInstructionAddressMisaligned;
   // A page fault on a mapped page is a protection fault.
   const bool mapped = sig == SIGSEGV && vm_.accessible(h.trap.tval, 1, 0);
   if (deliver_fault(h, sig, mapped ? kSegvAccerr : code, at_pc ? h.pc : h.trap.tval)) return true;
