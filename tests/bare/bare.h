@@ -169,6 +169,18 @@ static inline void sfence_vma(void) { __asm__ volatile("sfence.vma" ::: "memory"
     pc_;                                                                                 \
   })
 
+/* LR.D and SC.D on one doubleword; sc_d returns 0 when the store happened. */
+static inline uint64_t lr_d(volatile uint64_t *p) {
+  uint64_t v;
+  __asm__ volatile("lr.d %0, (%1)" : "=r"(v) : "r"(p) : "memory");
+  return v;
+}
+static inline uint64_t sc_d(volatile uint64_t *p, uint64_t v) {
+  uint64_t fail;
+  __asm__ volatile("sc.d %0, %2, (%1)" : "=&r"(fail) : "r"(p), "r"(v) : "memory");
+  return fail;
+}
+
 /* An ecall the runtime does not take for one of its own (a7 = 0); returns its address. */
 static inline uint64_t ecall_at(void) {
   uint64_t pc;

@@ -2,8 +2,10 @@
  * 0x80200000 by flat_kernel.ld): it runs in S-mode, checks that it was entered as a kernel is (at
  * 0x80200000, a0 = hart 0, a1 = a device tree) and that OpenSBI answers SBI calls, prints
  * "PASS flat_kernel" through the SBI console and powers off with SBI system reset. A failed check
- * prints "FAIL flat_kernel: check N" and stops with exit code 3 through the test finisher. */
+ * prints "FAIL flat_kernel: check at line N" and stops with exit code 3 through the test finisher. */
 #include <stdint.h>
+
+#include "puthex.h"
 
 #define SBI_EXT_LEGACY_PUTCHAR 0x01
 #define SBI_EXT_BASE 0x10
@@ -48,24 +50,13 @@ static struct sbiret sbi_call(long ext, long fid, long arg0, long arg1) {
   return (struct sbiret){a0, a1};
 }
 
-static void putstr(const char *s) {
+void putstr(const char *s) {
   for (; *s; s++) sbi_call(SBI_EXT_LEGACY_PUTCHAR, 0, *s, 0);
 }
 
-static void putdec(uint64_t v) {
-  char buf[21];
-  int n = 20;
-  buf[n] = 0;
-  do {
-    buf[--n] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  putstr(buf + n);
-}
-
 static void fail(int line) {
-  putstr("FAIL flat_kernel: check ");
-  putdec((uint64_t)line);
+  putstr("FAIL flat_kernel: check at line ");
+  puthex((uint64_t)line);
   putstr("\n");
   *(volatile uint32_t *)TEST_FINISHER = (3u << 16) | 0x3333;
   for (;;) {

@@ -21,19 +21,6 @@
 
 static volatile uint64_t word __attribute__((aligned(64)));
 
-static uint64_t lr_d(volatile uint64_t *p) {
-  uint64_t v;
-  __asm__ volatile("lr.d %0, (%1)" : "=r"(v) : "r"(p) : "memory");
-  return v;
-}
-
-/* 0 when the store happened. */
-static uint64_t sc_d(volatile uint64_t *p, uint64_t v) {
-  uint64_t fail;
-  __asm__ volatile("sc.d %0, %2, (%1)" : "=&r"(fail) : "r"(p), "r"(v) : "memory");
-  return fail;
-}
-
 /* LR/SC pairs incrementing *p, until an SC fails or `limit` pairs are done; returns the pairs done
    (the failed one among them) and sets *failed. Only a turn's end right after an SC, before the next
    LR, would go unseen. */

@@ -16,19 +16,6 @@ static void ipi(unsigned hart, uint32_t on) {
   mmio_write32(CLINT_MSIP(hart), on);
 }
 
-static uint64_t lr_d(volatile uint64_t *p) {
-  uint64_t v;
-  __asm__ volatile("lr.d %0, (%1)" : "=r"(v) : "r"(p) : "memory");
-  return v;
-}
-
-/* 0 when the store happened. */
-static uint64_t sc_d(volatile uint64_t *p, uint64_t v) {
-  uint64_t fail;
-  __asm__ volatile("sc.d %0, %2, (%1)" : "=&r"(fail) : "r"(p), "r"(v) : "memory");
-  return fail;
-}
-
 /* n increments, each a constrained LR/SC loop with a wide window between LR and SC, so that a
  * hart switch often falls inside it. */
 static void increment(volatile uint64_t *p, long n) {

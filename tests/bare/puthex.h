@@ -1,5 +1,6 @@
 /* puthex(v): "0x" and v's hex digits without leading zeros, through the including runtime's
- * putstr (tests/bare/runtime.c, tests/bare/rv32/runtime.c, tests/snitch/runtime.c). */
+ * putstr (tests/bare/runtime.c, tests/bare/rv32/runtime.c, tests/snitch/runtime.c,
+ * tests/bare/flat_kernel.c). */
 #ifndef BARE_PUTHEX_H
 #define BARE_PUTHEX_H
 

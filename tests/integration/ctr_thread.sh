@@ -15,8 +15,9 @@ CLONE=${CTR_CLONE_GUEST:?CTR_CLONE_GUEST must name the built tests/guest/ctr_clo
 
 riscv64-linux-gnu-nm "$CLONE" >"$WORK/syms"
 riscv64-linux-gnu-objdump -d "$CLONE" >"$WORK/disasm"
-python3 - "$WORK/syms" "$WORK/disasm" >"$WORK/want" <<'PY'
+PYTHONPATH="$(dirname "$0")" python3 - "$WORK/syms" "$WORK/disasm" >"$WORK/want" <<'PY'
 import re, sys
+from gshare import Gshare
 syms = {l.split()[2]: int(l.split()[0], 16) for l in open(sys.argv[1]) if len(l.split()) == 3}
 insns = sorted(int(m.group(1), 16) for m in re.finditer(r"^\s+([0-9a-f]+):\t", open(sys.argv[2]).read(), re.M))
 # What the main thread of ctr_clone.S executes, in order; the not-taken branches are not recorded
@@ -28,8 +29,7 @@ run = [("loop", "f", "direct-call"), ("f", "loop_ret", "function-return"), ("loo
        ("after_call", "f", "direct-call"), ("f", "after_ret", "function-return"),
        ("after_ind", "g", "indirect-call"), ("g", "after_ind_ret", "function-return")]
 addr = lambda name: syms[name[:-2]] + 4 if name.endswith("+4") else syms[name]
-# gshare: 4096 two-bit counters from 0, indexed by (pc >> 1) ^ 12 bits of history (csr/pmu.cpp).
-counter, history = [0] * 4096, 0
+predictor = Gshare()
 lines, pc, elapsed, first = [], syms["_start"], 0, True
 thread = None
 for src, dst, kind in run:
@@ -37,18 +37,11 @@ for src, dst, kind in run:
         # The thread starts as a copy of this hart before the clone's ecall retired: it takes the
         # branch to child, with the predictor and cycle count as they are here.
         s, t = syms["clone_br"], syms["child"]
-        k = ((s >> 1) ^ history) & 4095
         cycles = elapsed + sum(1 for a in insns if pc <= a <= s) - 1
-        thread = lines + [f"{s:#x}/{t:#x}/{'M' if counter[k] < 2 else 'P'}/-/-/{cycles} taken-branch"]
+        thread = lines + [f"{s:#x}/{t:#x}/{'P' if predictor.predicts_taken(s) else 'M'}/-/-/{cycles} taken-branch"]
     s = addr(src)
     t = addr(dst) if dst else s + 4
-    misp = False
-    if kind.endswith("taken-branch"):
-        taken = kind == "taken-branch"
-        k = ((s >> 1) ^ history) & 4095
-        misp = (counter[k] >= 2) != taken
-        counter[k] = min(counter[k] + 1, 3) if taken else max(counter[k] - 1, 0)
-        history = ((history << 1) | taken) & 4095
+    misp = kind.endswith("taken-branch") and predictor.branch(s, kind == "taken-branch")
     elapsed += sum(1 for a in insns if pc <= a <= s)
     pc = t
     if kind == "not-taken-branch":

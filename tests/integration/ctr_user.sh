@@ -38,8 +38,9 @@ expect_error "--ctr without Smctr" "^brisk: --ctr and --ctr-depth need Smctr" --
 expected() {
     riscv64-linux-gnu-nm "$TRANSFER" >"$WORK/syms"
     riscv64-linux-gnu-objdump -d "$TRANSFER" >"$WORK/disasm"
-    python3 - "$WORK/syms" "$WORK/disasm" "$@" <<'EOF'
+    PYTHONPATH="$(dirname "$0")" python3 - "$WORK/syms" "$WORK/disasm" "$@" <<'EOF'
 import re, sys
+from gshare import Gshare
 syms = {l.split()[2]: int(l.split()[0], 16) for l in open(sys.argv[1]) if len(l.split()) == 3}
 insns = sorted(int(m.group(1), 16) for m in re.finditer(r"^\s+([0-9a-f]+):\t", open(sys.argv[2]).read(), re.M))
 recorded = set(sys.argv[3:])
@@ -56,19 +57,12 @@ run = [("br_nt", "br_nt_next", "not-taken-branch"), ("br_nt_next", "br_t_to", "t
        ("jmp_ind", "jmp_ind_to", "indirect-jump"), ("cjmp_ind", "cjmp_ind_to", "indirect-jump"),
        ("swap", "coroutine", "co-routine-swap"), ("coroutine", "swap_next", "co-routine-swap"),
        ("other_ind", "other_ind_to", "other-indirect-jump"), ("other_dir", "other_dir_to", "other-direct-jump")]
-# gshare: 4096 two-bit counters from 0, indexed by (pc >> 1) ^ 12 bits of history.
-counter, history = [0] * 4096, 0
+predictor = Gshare()
 # Each transfer ends a straight-line run of instructions from the previous transfer's target.
 lines, pc, elapsed, first = [], syms["_start"], 0, True
 for src, dst, kind in run:
     s, t = syms[src], syms[dst]
-    misp = False
-    if kind.endswith("taken-branch"):
-        taken = kind == "taken-branch"
-        k = ((s >> 1) ^ history) & 4095
-        misp = (counter[k] >= 2) != taken
-        counter[k] = min(counter[k] + 1, 3) if taken else max(counter[k] - 1, 0)
-        history = ((history << 1) | taken) & 4095
+    misp = kind.endswith("taken-branch") and predictor.branch(s, kind == "taken-branch")
     elapsed += sum(1 for a in insns if pc <= a <= s)
     pc = t
     if kind not in recorded:

@@ -262,21 +262,19 @@ riscv64-linux-gnu-gcc -nostdlib -static -DROUNDS=200000 -DSEED=0x9e3779b97f4a7c1
 "$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/bm.script" -e branch-misses -c 1009 -- "$LOOPS" \
     >"$WORK/out" 2>"$WORK/err" || fail "record_loops: status $?: $(cat "$WORK/err")"
 read -r msamples misses <<<"$(sed -n 's/^brisk record: \([0-9]*\) samples, \([0-9]*\) branch-misses in .*/\1 \2/p' "$WORK/err")"
-python3 - "$WORK/bm.script" "$misses" "$msamples" 1009 \
+PYTHONPATH="$(dirname "$0")" python3 - "$WORK/bm.script" "$misses" "$msamples" 1009 \
     "$(riscv64-linux-gnu-nm "$LOOPS" | awk '$3 == "bit_branch" || $3 == "loop_branch" { printf "%s ", $1 }')" <<'PY' ||
 import sys
+from gshare import Gshare
 script, misses, samples, period = sys.argv[1], int(sys.argv[2] or -1), int(sys.argv[3] or -1), int(sys.argv[4])
 bit_pc, loop_pc = sorted(int(a, 16) for a in sys.argv[5].split())
-counters, history, model, ips = [0] * 4096, 0, 0, []
+predictor, model, ips = Gshare(), 0, []
 def branch(pc, taken, target):
-    global history, model
-    k = ((pc >> 1) ^ history) & 4095
-    if (counters[k] >= 2) != taken:
+    global model
+    if predictor.branch(pc, taken):
         model += 1
         if model % period == 0:
             ips.append(target if taken else pc + 4)
-    counters[k] = min(counters[k] + 1, 3) if taken else max(counters[k] - 1, 0)
-    history = ((history << 1) | taken) & 4095
 x, mask = 0x9e3779b97f4a7c15, (1 << 64) - 1
 for i in range(200000, 0, -1):
     x ^= (x << 13) & mask
