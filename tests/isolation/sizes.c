@@ -26,7 +26,8 @@ struct hwprobe_pair {
     uint64_t value;
 };
 
-static long raw(long n, long a, long b, long c, long d, long e) { return syscall(n, a, b, c, d, e); }
+/* The sixth argument is 0, so that a call of five (pselect6 without a signal mask) passes no garbage there. */
+static long raw(long n, long a, long b, long c, long d, long e) { return syscall(n, a, b, c, d, e, 0L); }
 
 static void hwprobe(void) {
     /* Two pairs at the end of a page, an unmapped page after them. */
