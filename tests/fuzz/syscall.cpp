@@ -239,14 +239,7 @@ bool confine(const Hart& h, uint64_t nr, std::array<uint64_t, 6>& a) {
         bound_timeout(h, a[3]);
       break;
     case nr::nanosleep: bound_timeout(h, a[0]); break;
-    case nr::clock_nanosleep:
-      // A CPU-time clock (the process's, a thread's, or another's by pid) advances only while its
-      // owner runs: a sleep on one may last for ever, on Linux too, whatever its timeout.
-      if (const auto clock = static_cast<int32_t>(a[0]);
-          clock == CLOCK_PROCESS_CPUTIME_ID || clock == CLOCK_THREAD_CPUTIME_ID || clock < 0)
-        return false;
-      bound_timeout(h, a[2]);
-      break;
+    case nr::clock_nanosleep: bound_timeout(h, a[2]); break;
     case nr::ppoll: bound_timeout(h, a[2]); break;
     case nr::pselect6: bound_timeout(h, a[4]); break;
     case nr::epoll_pwait: a[3] = 0; break;
