@@ -55,14 +55,17 @@ void instrument_retired(Hart& h, const Insn& in, uint64_t pc, bool taken) {
 
 const Insn* Interpreter::fetch(Hart& h) {
   Entry& e = cache_[(h.pc >> 1) & (cache_.size() - 1)];
-  if (e.pc != h.pc || !same_bytes(h, e.insn.raw)) {
+  const IsaConfig& isa = h.csr.isa;
+  if (e.pc != h.pc || e.on != isa.on || e.xlen != isa.xlen || !same_bytes(h, e.insn.raw)) {
     uint32_t raw;
     if (!fetch_insn(h, raw)) {
       trigger::fire_execute(h, 0);  // an execute trigger of any size takes priority over the fault
       return nullptr;
     }
     e.pc = h.pc;
-    e.insn = decode(raw, h.csr.isa);
+    e.insn = decode(raw, isa);
+    e.on = isa.on;
+    e.xlen = isa.xlen;
   }
   return &e.insn;
 }

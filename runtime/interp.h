@@ -33,9 +33,12 @@ class Interpreter : public Engine {
   struct Entry {
     uint64_t pc = ~0ull;
     Insn insn;
+    // The ISA insn was decoded for: harts of one Interpreter may differ (the -M snitch DMA core).
+    decltype(IsaConfig::on) on;
+    unsigned xlen = 0;
   };
-  // Direct-mapped by pc; an entry is used only while the bytes at pc still match insn.raw, which
-  // also makes self-modifying code safe without fence.i.
+  // Direct-mapped by pc; an entry is used only for a hart of the same ISA and while the bytes at pc
+  // still match insn.raw, which also makes self-modifying code safe without fence.i.
   std::array<Entry, 4096> cache_;
   RetireObserver* observer_;
 };
