@@ -137,7 +137,7 @@ bool LinuxUser::host_iov(const uint64_t* g, uint64_t count, int prot, std::vecto
   for (uint64_t k = 0; k < count; k++) {
     out[k].iov_len = g[2 * k + 1];
     out[k].iov_base = guest_ptr(g[2 * k], g[2 * k + 1], 1, prot);
-    if (!out[k].iov_base && out[k].iov_len) return false;
+    if (!out[k].iov_base) return false;  // an empty one too, outside user space (Linux's access_ok)
   }
   return true;
 }

@@ -133,7 +133,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   // bounded: its (base, len) pairs, or nullptr with err = -EFAULT, or -EINVAL for a length above
   // SSIZE_MAX. err = 0 and nullptr for count 0.
   const uint64_t* guest_iov(uint64_t va, uint64_t count, int64_t& err);
-  // The host's iovecs for those pairs, each buffer checked for prot: false (EFAULT) if one is not.
+  // The host's iovecs for those pairs, each buffer checked for prot: false (EFAULT) if one is not,
+  // or if an empty one lies outside user space.
   bool host_iov(const uint64_t* g, uint64_t count, int prot, std::vector<iovec>& out);
   // Applies --sysroot to an absolute guest path.
   std::string host_path(const std::string& guest);
