@@ -23,7 +23,8 @@ grep -q '^PASS' "$WORK/console" || { cat "$WORK/console" >&2; fail "the program 
     { cat "$WORK/summary" >&2; fail "trace-decode exited with $?"; }
 cat "$WORK/summary"
 
-sym() { riscv64-unknown-elf-nm "$PROG" | awk -v s="$1" '$3 == s {printf "0x%s\n", $1}'; }
+riscv64-unknown-elf-nm "$PROG" >"$WORK/nm"
+sym() { awk -v s="$1" '$3 == s {printf "0x%s\n", $1}' "$WORK/nm"; }
 # Every instruction address of PROG, "DECIMAL 0x%016x".
 riscv64-unknown-elf-objdump -d "$PROG" | sed -n 's/^ *\([0-9a-f][0-9a-f]*\):\t.*/\1/p' |
     while read -r a; do printf '%d 0x%016x\n' "0x$a" "0x$a"; done >"$WORK/addresses"
