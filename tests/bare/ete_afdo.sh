@@ -19,11 +19,14 @@ trap 'rm -rf "$WORK"' EXIT
 # run NAME CONFIG ITRACE: trace, decode, profile.
 run() {
     local name=$1 config=$2 itrace=$3
+    local st=0
     "$BRISK" system --bios none -m 64M --kernel "$PROG" --trace "$WORK/$name.d" --trace-config "$config" \
-        >"$WORK/$name.console" 2>&1 || { cat "$WORK/$name.console" >&2; fail "$name: brisk system exited with $?"; }
+        >"$WORK/$name.console" 2>&1 || st=$?
+    ((st == 0)) || { cat "$WORK/$name.console" >&2; fail "$name: brisk system exited with $st"; }
     grep -q '^PASS' "$WORK/$name.console" || fail "$name: the program did not pass"
     "$BRISK" trace-decode "$WORK/$name.d" --elf "$PROG" --itrace="$itrace" -o "$WORK/$name.script" \
-        2>"$WORK/$name.summary" || { cat "$WORK/$name.summary" >&2; fail "$name: trace-decode exited with $?"; }
+        2>"$WORK/$name.summary" || st=$?
+    ((st == 0)) || { cat "$WORK/$name.summary" >&2; fail "$name: trace-decode exited with $st"; }
     echo "$name: $(cat "$WORK/$name.summary")"
     "$PROFGEN" --binary="$PROG" --perfscript="$WORK/$name.script" --format=text --output="$WORK/$name.prof" \
         2>"$WORK/$name.profgen" || fail "$name: llvm-profgen: $(head -3 "$WORK/$name.profgen")"
@@ -33,6 +36,21 @@ run() {
 run strobed autofdo:2000,9 i1000l64
 run full "$FULL" i1000l64
 
+# Each sample's branch stack is youngest first, as llvm-profgen reads it: the sample's ip lies at
+# or after the youngest branch's target, and each branch at or after the target of the one before
+# it (the code between ran straight), all in PROG's code. Hex compares as (length, string).
+for name in strobed full; do
+    awk '
+        function le(a, b) { return length(a) < length(b) || (length(a) == length(b) && a <= b) }
+        /^PERF_RECORD_MMAP2/ { next }
+        { n++; ip = "0x" $1; prev = ip
+          for (i = 2; i <= NF; i++) {
+              split($i, e, "/")
+              if (!le(e[2], prev)) { bad++; if (bad < 4) print "sample " n ": " e[1] "/" e[2] " is not before " prev > "/dev/stderr" }
+              prev = e[1]
+          } }
+        END { exit bad > 0 }' "$WORK/$name.script" || fail "$name: branch stacks out of order"
+done
 head_samples() { awk -F: -v f="$2" '$1 == f && NF == 3 { print $3 }' "$1"; }
 total() { awk -F: -v f="$2" '$1 == f && NF == 3 { print $2 }' "$1"; }
 p=$WORK/strobed.prof

@@ -16,11 +16,13 @@ done
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
+st=0
 "$BRISK" system --bios none -m 64M --stats --kernel "$PROG" --trace "$WORK/trace" --trace-config "$CONFIG" \
-    >"$WORK/console" 2>&1 || { cat "$WORK/console" >&2; fail "brisk system exited with $?"; }
+    >"$WORK/console" 2>&1 || st=$?
+((st == 0)) || { cat "$WORK/console" >&2; fail "brisk system exited with $st"; }
 grep -q '^PASS' "$WORK/console" || { cat "$WORK/console" >&2; fail "the program did not pass"; }
-"$BRISK" trace-decode "$WORK/trace" --elf "$PROG" >"$WORK/listing" 2>"$WORK/summary" ||
-    { cat "$WORK/summary" >&2; fail "trace-decode exited with $?"; }
+"$BRISK" trace-decode "$WORK/trace" --elf "$PROG" >"$WORK/listing" 2>"$WORK/summary" || st=$?
+((st == 0)) || { cat "$WORK/summary" >&2; fail "trace-decode exited with $st"; }
 cat "$WORK/summary"
 
 riscv64-unknown-elf-nm "$PROG" >"$WORK/nm"
