@@ -568,9 +568,9 @@ void parse_itrace(const std::string& itrace, DecodeOptions& o) {
 }
 
 DecodeSummary trace_decode(const DecodeOptions& o) {
+  std::vector<SnapshotStream> streams = read_snapshot(o.dir);
   CodeImage code;
   for (size_t i = 0; i < o.elfs.size(); i++) code.add_elf(o.elfs[i], i == 0 ? "--elf" : "--vmlinux");
-  std::vector<SnapshotStream> streams = read_snapshot(o.dir);
   if (o.hart >= 0) {
     std::erase_if(streams, [&o](const SnapshotStream& s) { return s.hart != static_cast<unsigned>(o.hart); });
     if (streams.empty()) throw Error("--hart {}: {} has no stream for that hart", o.hart, printable(o.dir));

@@ -473,7 +473,7 @@ int main(int argc, char** argv) {
       "off is unknown) and where an exception or interrupt was taken. With --itrace it writes what\n"
       "perf inject --itrace=i100000l64 writes for an Arm ETE trace, as perf-script text: a sample every\n"
       "PERIOD traced instructions with the last DEPTH taken branches, for llvm-profgen --perfscript.\n"
-      "Instructions after the last branch of a stream (or before trace stopped) are not in it.\n"
+      "What ran after the last branch before trace stopped, or before the stream ended, is not in it.\n"
       "A stream that disagrees with PROG (an atom with no branch ahead, a return address beyond a branch)\n"
       "is an error naming its offset. Examples:\n"
       "  brisk system --bios none --kernel prog.elf --trace trace.d --trace-config autofdo\n"

@@ -2,7 +2,9 @@
  * (--trace-config with TRCVICTLR EVENT = always): flow() sets its own trap vector, runs a loop of
  * three turns that calls flow_leaf with jal and flow_leaf2 with jalr, takes an ecall whose
  * handler steps mepc past it and returns with mret, and returns. Every block starts at a label,
- * so the script can spell the exact instruction sequence from nm and objdump alone. */
+ * so the script can spell the exact instruction sequence from nm and objdump alone. main also runs
+ * a function in U and in S mode (run_in: mret into it, ecall back), for context changes and
+ * exceptions between exception levels in the stream. */
 #include "bare.h"
 
 __asm__(".text\n.option push\n.option norvc\n"
@@ -24,7 +26,15 @@ __asm__(".text\n.option push\n.option norvc\n"
         ".option pop\n");
 uint64_t flow(void);
 
+static uint64_t lower(uint64_t x) {
+  uint64_t s = 0;
+  for (uint64_t i = 0; i < x; i++) s += i;
+  return s;
+}
+
 int main(void) {
   /* Three turns of 1 + 2. */
-  return flow() == 9 ? 0 : 1;
+  if (flow() != 9) return 1;
+  if (run_in(PRIV_U, lower, 10) != 45) return 2;
+  return run_in(PRIV_S, lower, 4) == 6 ? 0 : 3;
 }
