@@ -179,6 +179,7 @@ class FlowDecoder {
       case Packet::TraceOn:
         want_ = Want::TraceOnAddress;
         have_pc_ = false;
+        gap_ = false;
         break;
       case Packet::Atoms:
         for (unsigned i = 0; i < pk.atom_count; i++) atom(pk.atoms >> i & 1);
@@ -195,6 +196,8 @@ class FlowDecoder {
 
   void finish() {
     if (want_ != Want::None) fail("the stream ends while waiting for an address");
+    if (gaps_ && !known_)
+      throw Error("{}: the stream never runs code of the ELF files given (it starts at 0x{:x})", name_, first_gap_);
   }
 
  private:
@@ -206,17 +209,27 @@ class FlowDecoder {
                 fmt::format(f, std::forward<Args>(args)...));
   }
 
-  Insn fetch(uint64_t pc) {
-    Insn in;
-    if (!code_.fetch(pc, in)) fail("no code at 0x{:x} in the ELF files given", pc);
+  // False, after entering a gap, where no ELF file has code at pc.
+  bool fetch(uint64_t pc, Insn& in) {
+    if (!code_.fetch(pc, in)) {
+      // Code outside the ELF files (user programs under --vmlinux, firmware): unknown until the
+      // next address packet, which names where the flow goes on.
+      if (!gaps_++) first_gap_ = pc;
+      gap_ = true;
+      have_pc_ = false;
+      sink_.gap(pc);
+      return false;
+    }
     if (in.op == Op::ILLEGAL) fail("an illegal instruction at 0x{:x} would have executed", pc);
-    return in;
+    known_++;
+    return true;
   }
 
   // The instructions from pc up to `target`, none of them a branch (no atom came for one).
   void walk_to(uint64_t target, const char* what) {
     while (pc_ != target) {
-      const Insn in = fetch(pc_);
+      Insn in;
+      if (!fetch(pc_, in)) return;
       if (is_waypoint(in))
         fail("the {} 0x{:x} lies beyond the branch at 0x{:x} ({})", what, target, pc_, disassemble(in, pc_));
       sink_.insn(pc_, in);
@@ -226,12 +239,14 @@ class FlowDecoder {
 
   void atom(bool taken) {
     if (want_ != Want::None) fail("an atom while waiting for an address");
+    if (gap_) return;  // a branch in unknown code
     if (!have_pc_) fail("an atom before any address");
-    Insn in = fetch(pc_);
+    Insn in;
+    if (!fetch(pc_, in)) return;
     while (!is_waypoint(in)) {
       sink_.insn(pc_, in);
       pc_ += in.len;
-      in = fetch(pc_);
+      if (!fetch(pc_, in)) return;
     }
     sink_.insn(pc_, in);
     if (!taken) {
@@ -270,12 +285,22 @@ class FlowDecoder {
       case Want::ExceptionHandler:
         if (!pk.context) fail("an exception's handler address without its context");
         el_ = pk.el;
+        gap_ = false;
         sink_.exception(exception_type_, epc_, pk.addr, el_);
         sink_.branch(epc_, pk.addr);
         pc_ = pk.addr;
         have_pc_ = true;
         break;
       case Want::None:
+        if (gap_) {
+          // The target of a jalr or xRET in unknown code, or a context change there.
+          if (pk.context) el_ = pk.el;
+          pc_ = pk.addr;
+          have_pc_ = true;
+          gap_ = false;
+          sink_.resume(pc_);
+          break;
+        }
         // A context change (xRET, satp) or the Address with Context after a periodic A-Sync:
         // straight-line code up to it.
         if (!pk.context) fail("an address packet with no jump or exception before it");
@@ -283,6 +308,10 @@ class FlowDecoder {
         el_ = pk.el;
         pc_ = pk.addr;
         have_pc_ = true;
+        if (gap_) {  // the walk left the ELF files
+          gap_ = false;
+          sink_.resume(pc_);
+        }
         break;
     }
     want_ = Want::None;
@@ -294,6 +323,8 @@ class FlowDecoder {
   size_t off_ = 0;
   Want want_ = Want::None;
   bool have_pc_ = false;
+  bool gap_ = false;  // in code outside the ELF files: atoms ignored until the next address
+  uint64_t gaps_ = 0, known_ = 0, first_gap_ = 0;
   uint64_t pc_ = 0, from_ = 0, epc_ = 0;
   uint32_t exception_type_ = 0;
   uint8_t el_ = 3;
@@ -473,6 +504,7 @@ struct CountingSink : FlowSink {
   void insn(uint64_t, const Insn&) override { sum->instructions++; }
   void branch(uint64_t, uint64_t) override { sum->branches++; }
   void exception(uint32_t, uint64_t, uint64_t, uint8_t) override { sum->exceptions++; }
+  void gap(uint64_t) override { sum->gaps++; }
 };
 
 // One line per executed instruction, "0x<pc>  <disassembly>", and "# " lines where trace
@@ -493,6 +525,11 @@ class ListingSink final : public CountingSink {
     out_.write(fmt::format("# {} {} ({}) at 0x{:x}, handler 0x{:x} (EL{})\n", type & 0x200 ? "interrupt" : "exception",
                            type & 0x1ff, cause_name(type), epc, handler, el));
   }
+  void gap(uint64_t pc) override {
+    CountingSink::gap(pc);
+    out_.write(fmt::format("# no code at 0x{:x} in the ELF files: unknown until the next address\n", pc));
+  }
+  void resume(uint64_t pc) override { out_.write(fmt::format("# resumed at 0x{:x}\n", pc)); }
 
  private:
   TextOut& out_;
@@ -506,6 +543,10 @@ class SampleSink final : public CountingSink {
   SampleSink(profile::Sink& out, uint64_t period, unsigned depth) : out_(out), period_(period), depth_(depth) {}
   void trace_on(uint64_t pc, uint8_t el) override {
     CountingSink::trace_on(pc, el);
+    ring_.clear();
+  }
+  void gap(uint64_t pc) override {
+    CountingSink::gap(pc);
     ring_.clear();
   }
   void insn(uint64_t pc, const Insn& in) override {

@@ -71,6 +71,11 @@ struct FlowSink {
   virtual void branch(uint64_t from, uint64_t to) = 0;
   // An exception or interrupt: epc is the preferred return address, the handler runs at el.
   virtual void exception(uint32_t type, uint64_t epc, uint64_t handler, uint8_t el) = 0;
+  // No ELF file has code at pc: what runs is unknown until resume() (or trace_on(), or an
+  // exception's handler).
+  virtual void gap(uint64_t) {}
+  // The flow goes on at pc after a gap (a jalr's or xRET's target, a context change).
+  virtual void resume(uint64_t) {}
   // The end of one hart's stream.
   virtual void end() {}
 };
@@ -102,8 +107,9 @@ class CodeImage {
 };
 
 // Decodes one hart's stream into `sink`. Throws brisk::Error ("NAME: offset N: ...") where the
-// stream and the program disagree: an atom with no branch ahead in the code, an N atom for a
-// jump, an exception whose return address lies beyond a branch, an address nothing asked for.
+// stream and the program disagree: an N atom for a jump, an illegal instruction on the way, an
+// exception whose return address lies beyond a branch, an address nothing asked for. Code outside
+// every ELF file is a gap, not an error, unless the stream never runs code inside one.
 void decode_flow(const std::vector<uint8_t>& stream, const std::string& name, const CodeImage& code, FlowSink& sink);
 
 // One trace unit of an OpenCSD snapshot directory (ete::write_snapshot).
@@ -134,7 +140,7 @@ struct DecodeOptions {
 };
 
 struct DecodeSummary {
-  uint64_t instructions = 0, branches = 0, exceptions = 0, trace_ons = 0, samples = 0;
+  uint64_t instructions = 0, branches = 0, exceptions = 0, trace_ons = 0, samples = 0, gaps = 0;
   unsigned streams = 0;
 };
 

@@ -474,8 +474,9 @@ int main(int argc, char** argv) {
       "perf inject --itrace=i100000l64 writes for an Arm ETE trace, as perf-script text: a sample every\n"
       "PERIOD traced instructions with the last DEPTH taken branches, for llvm-profgen --perfscript.\n"
       "What ran after the last branch before trace stopped, or before the stream ended, is not in it.\n"
-      "A stream that disagrees with PROG (an atom with no branch ahead, a return address beyond a branch)\n"
-      "is an error naming its offset. Examples:\n"
+      "Code outside PROG and FILE (user programs under --vmlinux, firmware) is a gap, listed as such, until\n"
+      "the next address in the stream. A stream that disagrees with PROG (an N atom for a jump, a return\n"
+      "address beyond a branch, an illegal instruction on the way) is an error naming its offset. Examples:\n"
       "  brisk system --bios none --kernel prog.elf --trace trace.d --trace-config autofdo\n"
       "  brisk trace-decode trace.d --elf prog.elf | less\n"
       "  brisk trace-decode trace.d --elf prog.elf --itrace=i100000l64 -o prog.script\n"
@@ -518,9 +519,10 @@ int main(int argc, char** argv) {
       if (!vmlinux.empty()) decode_opts.elfs.push_back(vmlinux);
       if (!itrace.empty() || decode->count("--itrace")) brisk::ete::parse_itrace(itrace, decode_opts);
       const brisk::ete::DecodeSummary s = brisk::ete::trace_decode(decode_opts);
-      brisk::diag_print("brisk trace-decode: {} stream{}: {} instructions, {} taken branches, {} exceptions, {} trace on{}",
+      brisk::diag_print("brisk trace-decode: {} stream{}: {} instructions, {} taken branches, {} exceptions, {} trace on{}{}\n",
                         s.streams, s.streams == 1 ? "" : "s", s.instructions, s.branches, s.exceptions, s.trace_ons,
-                        decode_opts.samples ? fmt::format(", {} samples\n", s.samples) : std::string("\n"));
+                        s.gaps ? fmt::format(", {} gaps (code outside the ELF files)", s.gaps) : std::string(),
+                        decode_opts.samples ? fmt::format(", {} samples", s.samples) : std::string());
       return 0;
     }
     if (run->parsed()) {

@@ -190,6 +190,8 @@ struct Recorder : FlowSink {
   void exception(uint32_t type, uint64_t epc, uint64_t handler, uint8_t el) override {
     events.push_back(fmt::format("exception {} {:x} {:x} EL{}", type, epc, handler, el));
   }
+  void gap(uint64_t pc) override { events.push_back(fmt::format("gap {:x}", pc)); }
+  void resume(uint64_t pc) override { events.push_back(fmt::format("resume {:x}", pc)); }
 };
 
 // The stream the hart side gives for known_code's run, with A-Sync every 2^syncpr bytes.
@@ -239,6 +241,41 @@ TEST(EteDecode, KnownFlow) {
   EXPECT_GT(syncs, 1u);
 }
 
+// Code outside the ELF files (a user program under --vmlinux): known_code's ret goes to 0x5000,
+// whose branches are skipped; an exception there goes to the handler at 0x2000, whose mret
+// returns into known code; then a jalr in unknown code comes back to 0x1014 by its address.
+TEST(EteDecode, GapsInUnknownCode) {
+  PacketEncoder enc;
+  enc.start(0, 0, 0);
+  enc.trace_on(0x1020, El::EL3, 0, 0);
+  auto br = [&enc](uint64_t pc, uint64_t next, bool taken, Retired::Kind k) {
+    Retired r;
+    r.pc = pc;
+    r.next_pc = next;
+    r.taken = taken;
+    r.kind = k;
+    enc.branch(r, 1);
+  };
+  br(0x1024, 0x5000, true, Retired::IndirectBranch);  // ret into unknown code
+  br(0x5008, 0x5000, true, Retired::Branch);          // its loop
+  br(0x5008, 0x500c, false, Retired::Branch);
+  enc.exception(8, false, 0x5010, 0x2000, El::EL3);
+  br(0x2000, 0x5014, true, Retired::IndirectBranch);  // mret back into it
+  br(0x5020, 0x1014, true, Retired::IndirectBranch);  // and a jalr back to known code
+  br(0x1018, 0x1018, true, Retired::Branch);
+  enc.stop();
+  Recorder r;
+  decode_flow(enc.bytes(), "s", known_code(), r);
+  const std::vector<uint64_t> pcs = {0x1020, 0x1024, 0x2000, 0x1014, 0x1018};
+  EXPECT_EQ(r.pcs, pcs);
+  const std::vector<std::string> events = {"on 1020 EL3", "gap 5000", "exception 8 5010 2000 EL3", "gap 5014",
+                                           "resume 1014"};
+  EXPECT_EQ(r.events, events);
+  const std::vector<std::pair<uint64_t, uint64_t>> branches = {
+      {0x1024, 0x5000}, {0x5010, 0x2000}, {0x2000, 0x5014}, {0x1018, 0x1018}};
+  EXPECT_EQ(r.branches, branches);
+}
+
 TEST(EteDecode, StreamNotMatchingTheProgram) {
   const CodeImage code = known_code();
   Recorder r;
@@ -249,7 +286,7 @@ TEST(EteDecode, StreamNotMatchingTheProgram) {
     EXPECT_STREQ(e.what(), "s: offset 26: an N atom for the jump at 0x100c (jal ra, 0x1020); the stream does not match "
                            "the program");
   }
-  // Trace on where there is no code.
+  // Trace on where there is no code, and never any code of the ELF files.
   PacketEncoder enc;
   enc.start(0, 0, 0);
   enc.trace_on(0x3000, El::EL3, 0, 0);
@@ -261,8 +298,7 @@ TEST(EteDecode, StreamNotMatchingTheProgram) {
     decode_flow(enc.bytes(), "s", code, r);
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "s: offset 26: no code at 0x3000 in the ELF files given; the stream does not match the "
-                           "program");
+    EXPECT_STREQ(e.what(), "s: the stream never runs code of the ELF files given (it starts at 0x3000)");
   }
 }
 
