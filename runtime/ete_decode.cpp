@@ -124,16 +124,18 @@ bool PacketParser::next(Packet& pk) {
 
 // ------------------------------------------------------------------------------ code
 
-void CodeImage::add_elf(const std::string& path, const char* what) {
+void CodeImage::add_elf(const std::string& path, const char* what, uint64_t base) {
   const ElfFile f(path, what);
   if (!segs_.empty() && f.xlen() != xlen_) throw Error("{} {}: an RV{} image among RV{} ones", what, path, f.xlen(), xlen_);
   xlen_ = f.xlen();
   isa_.xlen = xlen_;
   bool any = false;
+  uint64_t bias = 0;
   for (const GElf_Phdr& p : f.segments()) {
     if (p.p_type != PT_LOAD || !(p.p_flags & PF_X) || p.p_memsz == 0) continue;
+    if (!any && base != UINT64_MAX) bias = base - p.p_vaddr;
     Segment s;
-    s.vaddr = p.p_vaddr;
+    s.vaddr = p.p_vaddr + bias;
     s.offset = p.p_offset;
     s.memsz = p.p_memsz;
     s.path = path;
@@ -295,6 +297,8 @@ class FlowDecoder {
         if (gap_) {
           // The target of a jalr or xRET in unknown code, or a context change there.
           if (pk.context) el_ = pk.el;
+          Insn probe;
+          if (!code_.fetch(pk.addr, probe)) break;  // still unknown code
           pc_ = pk.addr;
           have_pc_ = true;
           gap_ = false;
@@ -611,7 +615,8 @@ void parse_itrace(const std::string& itrace, DecodeOptions& o) {
 DecodeSummary trace_decode(const DecodeOptions& o) {
   std::vector<SnapshotStream> streams = read_snapshot(o.dir);
   CodeImage code;
-  for (size_t i = 0; i < o.elfs.size(); i++) code.add_elf(o.elfs[i], i == 0 ? "--elf" : "--vmlinux");
+  for (size_t i = 0; i < o.elfs.size(); i++)
+    code.add_elf(o.elfs[i], i == 0 ? "--elf" : "--vmlinux", i == 0 ? o.elf_base : UINT64_MAX);
   if (o.hart >= 0) {
     std::erase_if(streams, [&o](const SnapshotStream& s) { return s.hart != static_cast<unsigned>(o.hart); });
     if (streams.empty()) throw Error("--hart {}: {} has no stream for that hart", o.hart, printable(o.dir));

@@ -85,7 +85,9 @@ class CodeImage {
  public:
   // Throws brisk::Error naming the file (`what`: "--elf", "--vmlinux") when it is no RISC-V ELF
   // or has no executable segment.
-  void add_elf(const std::string& path, const char* what);
+  // `base`: where the first executable segment was loaded, for a position-independent image
+  // (OpenSBI's fw_*.elf link at 0); UINT64_MAX: at its link address.
+  void add_elf(const std::string& path, const char* what, uint64_t base = UINT64_MAX);
   // Code at vaddr, for tests.
   void add_code(uint64_t vaddr, std::vector<uint8_t> bytes) {
     segs_.push_back({vaddr, 0, bytes.size(), std::move(bytes), "code"});
@@ -132,6 +134,7 @@ namespace brisk::ete {
 struct DecodeOptions {
   std::string dir;                // the snapshot
   std::vector<std::string> elfs;  // --elf, then --vmlinux
+  uint64_t elf_base = UINT64_MAX;  // --elf-base: where --elf's first executable segment was loaded
   std::string output;             // -o; empty: the listing on stdout
   bool samples = false;           // --itrace: perf-script brstack samples instead of the listing
   uint64_t period = 100000;       // instructions per sample

@@ -485,6 +485,10 @@ int main(int argc, char** argv) {
   decode->add_option("--elf", elf, "The program the trace ran: its executable segments are the code walked")
       ->required()
       ->type_name("PROG");
+  decode->add_option("--elf-base", decode_opts.elf_base,
+                     "Where PROG's first executable segment was loaded, for a position-independent one (OpenSBI's "
+                     "fw_jump.elf at 0x80000000); default: its link address")
+      ->type_name("ADDR");
   decode->add_option("--vmlinux", vmlinux, "Another ELF whose code the trace ran through (a kernel)")->type_name("FILE");
   decode->add_option("--itrace", itrace,
                      "Write perf-script brstack samples instead of the listing: i[PERIOD][l[DEPTH]], a sample "
