@@ -413,7 +413,8 @@ std::vector<SnapshotStream> read_snapshot(const std::string& dir) {
       const std::string type = value(dev, "device", "type", path), name = value(dev, "device", "name", path);
       if (type != "ETE") throw Error("{}: a {} trace source; brisk trace-decode reads ETE streams", printable(path), type);
       SnapshotStream st;
-      if (!name.starts_with("ETE_") || !all_of(name.begin() + 4, name.end(), ::isdigit) || name.size() == 4)
+      if (!name.starts_with("ETE_") || name.size() == 4 || name.size() > 8 ||
+          !std::all_of(name.begin() + 4, name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
         throw Error("{}: the device name {} is not ETE_<hart>", printable(path), name);
       st.hart = static_cast<unsigned>(std::stoul(name.substr(4)));
       if (auto r = dev.find("regs"); r != dev.end())
