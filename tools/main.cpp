@@ -16,6 +16,7 @@
 
 #include "runtime/diag.h"
 #include "runtime/error.h"
+#include "runtime/ete_decode.h"
 #include "runtime/linux_user.h"
 #include "runtime/recorder.h"
 #include "runtime/snitch_machine.h"
@@ -459,6 +460,46 @@ int main(int argc, char** argv) {
                      "Add to --trace-config's TRCCONFIGR: cycles (cycle counts), timestamps (the timebase's)")
       ->type_name("cycles,timestamps");
 
+  brisk::ete::DecodeOptions decode_opts;
+  std::string itrace, elf, vmlinux;
+  auto* decode = app.add_subcommand("trace-decode", "Rebuild the RISC-V program flow from brisk system --trace's ETE "
+                                                    "stream: an instruction listing, or perf-script samples for AutoFDO");
+  decode->footer(
+      "Reads each hart's stream (ete_N.bin) of the snapshot DIR that brisk system --trace DIR wrote and walks\n"
+      "PROG's code from each address in the stream to each branch: an E atom takes a branch or jump, an N\n"
+      "atom falls through, a jalr or xRET goes to the address that follows, an exception packet names the\n"
+      "return address and the handler (docs/ete.md, \"Decoding\"). By default it lists every executed\n"
+      "instruction as '0x<pc>  <disassembly>', with '# ' lines where trace starts (what ran while it was\n"
+      "off is unknown) and where an exception or interrupt was taken. With --itrace it writes what\n"
+      "perf inject --itrace=i100000l64 writes for an Arm ETE trace, as perf-script text: a sample every\n"
+      "PERIOD traced instructions with the last DEPTH taken branches, for llvm-profgen --perfscript.\n"
+      "What ran after the last branch before trace stopped, or before the stream ended, is not in it.\n"
+      "Code outside PROG and FILE (user programs under --vmlinux, firmware) is a gap, listed as such, until\n"
+      "the next address in the stream. A stream that disagrees with PROG (an N atom for a jump, a return\n"
+      "address beyond a branch, an illegal instruction on the way) is an error naming its offset. Examples:\n"
+      "  brisk system --bios none --kernel prog.elf --trace trace.d --trace-config autofdo\n"
+      "  brisk trace-decode trace.d --elf prog.elf | less\n"
+      "  brisk trace-decode trace.d --elf prog.elf --itrace=i100000l64 -o prog.script\n"
+      "  llvm-profgen --perfscript prog.script --binary prog.elf --output prog.prof");
+  decode->add_option("DIR", decode_opts.dir, "The snapshot directory (brisk system --trace DIR)")->required();
+  decode->add_option("--elf", elf, "The program the trace ran: its executable segments are the code walked")
+      ->required()
+      ->type_name("PROG");
+  decode->add_option("--elf-base", decode_opts.elf_base,
+                     "Where PROG's first executable segment was loaded, for a position-independent one (OpenSBI's "
+                     "fw_jump.elf at 0x80000000); default: its link address")
+      ->type_name("ADDR");
+  decode->add_option("--vmlinux", vmlinux, "Another ELF whose code the trace ran through (a kernel)")->type_name("FILE");
+  decode->add_option("--itrace", itrace,
+                     "Write perf-script brstack samples instead of the listing: i[PERIOD][l[DEPTH]], a sample "
+                     "every PERIOD instructions (100000) with the last DEPTH branches (64), as perf inject's")
+      ->type_name("iPERIODlDEPTH");
+  decode->add_option("-o,--output", decode_opts.output, "Write to FILE (the listing goes to stdout without it)")
+      ->type_name("FILE");
+  decode->add_option("--hart", decode_opts.hart, "Decode only hart N's stream (default: every hart's, in turn)")
+      ->check(CLI::Range(0, 1023))
+      ->type_name("N");
+
   std::vector<std::string> args = qemu_spellings(argc, argv);
   std::optional<std::vector<std::string>> after_dashes;
   if (!args.empty() && (args[0] == "run" || args[0] == "record")) {
@@ -477,6 +518,17 @@ int main(int argc, char** argv) {
 
   try {
     auto t0 = std::chrono::steady_clock::now();
+    if (decode->parsed()) {
+      decode_opts.elfs.push_back(elf);
+      if (!vmlinux.empty()) decode_opts.elfs.push_back(vmlinux);
+      if (!itrace.empty() || decode->count("--itrace")) brisk::ete::parse_itrace(itrace, decode_opts);
+      const brisk::ete::DecodeSummary s = brisk::ete::trace_decode(decode_opts);
+      brisk::diag_print("brisk trace-decode: {} stream{}: {} instructions, {} taken branches, {} exceptions, {} trace on{}{}\n",
+                        s.streams, s.streams == 1 ? "" : "s", s.instructions, s.branches, s.exceptions, s.trace_ons,
+                        s.gaps ? fmt::format(", {} gaps (code outside the ELF files)", s.gaps) : std::string(),
+                        decode_opts.samples ? fmt::format(", {} samples", s.samples) : std::string());
+      return 0;
+    }
     if (run->parsed()) {
       const size_t used = options.size() - run->remaining().size();
       run_args.user.brisk_argv.assign(argv, argv + 1);

@@ -2,7 +2,7 @@
 # The harts feed their ETE trace units (docs/ete.md, "The hook"): runs a tests/bare/ete_trace.c
 # (or ete_autofdo.c) program with --trace DIR on ENGINE, lists the snapshot with Debian's
 # trc_pkt_lister (libopencsd-bin) and compares its packets with the ones the program's known code
-# must give, at the addresses nm and objdump find in PROG.
+# must give, at the addresses nm and objdump find in PROG; brisk trace-decode must decode it.
 #   ete_trace.sh SCENARIO BRISK PROG ENGINE
 # SCENARIO: range, start_stop, el, pecomp, autofdo, autofdo_opts (with --trace-opts cycles,timestamps) or
 # autofdo_smp (with --smp 2).
@@ -124,4 +124,12 @@ autofdo_opts)
     ;;
 *) fail "unknown scenario $SCENARIO" ;;
 esac
-echo "ok: $SCENARIO on $ENGINE: $(wc -l <"$WORK/packets") packets as expected"
+# brisk trace-decode walks the same stream through PROG's code without a mismatch, and finds as
+# many Trace On and exception packets as trc_pkt_lister.
+"$BRISK" trace-decode "$WORK/trace" --elf "$PROG" >"$WORK/decoded" 2>"$WORK/decode.err" ||
+    { cat "$WORK/decode.err" >&2; fail "$SCENARIO: brisk trace-decode failed"; }
+for what in "I_TRACE_ON:# trace on" "I_EXCEPT:# exception"; do
+    want=$(grep -c "^[0-9]* ${what%%:*}\b" "$WORK/packets" || true) got=$(grep -c "^${what#*:}" "$WORK/decoded" || true)
+    [[ $want == "$got" ]] || fail "$SCENARIO: trace-decode lists $got '${what#*:}' lines, trc_pkt_lister $want packets"
+done
+echo "ok: $SCENARIO on $ENGINE: $(wc -l <"$WORK/packets") packets as expected; $(cat "$WORK/decode.err")"
