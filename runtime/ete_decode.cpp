@@ -132,15 +132,17 @@ void CodeImage::add_elf(const std::string& path, const char* what, uint64_t base
   bool any = false;
   uint64_t bias = 0;
   for (const GElf_Phdr& p : f.segments()) {
-    if (p.p_type != PT_LOAD || !(p.p_flags & PF_X) || p.p_memsz == 0) continue;
+    if (p.p_type != PT_LOAD || !(p.p_flags & PF_X) || p.p_filesz == 0) continue;
     if (!any && base != UINT64_MAX) bias = base - p.p_vaddr;
     Segment s;
     s.vaddr = p.p_vaddr + bias;
     s.offset = p.p_offset;
-    s.memsz = p.p_memsz;
+    // The file's bytes only: a hostile p_memsz could ask for any size, and no code runs from the zeros
+    // past p_filesz.
+    s.size = p.p_filesz;
     s.path = path;
-    s.bytes.resize(p.p_memsz);
-    f.read(p.p_offset, s.bytes.data(), std::min(p.p_filesz, p.p_memsz));
+    s.bytes.resize(p.p_filesz);
+    f.read(p.p_offset, s.bytes.data(), p.p_filesz);
     segs_.push_back(std::move(s));
     any = true;
   }
@@ -149,11 +151,11 @@ void CodeImage::add_elf(const std::string& path, const char* what, uint64_t base
 
 bool CodeImage::fetch(uint64_t pc, Insn& in) const {
   for (const Segment& s : segs_) {
-    if (pc < s.vaddr || pc - s.vaddr + 2 > s.memsz) continue;
+    if (pc < s.vaddr || pc - s.vaddr + 2 > s.size) continue;
     const uint8_t* b = s.bytes.data() + (pc - s.vaddr);
     uint32_t raw = b[0] | b[1] << 8;
     if (insn_length(static_cast<uint16_t>(raw)) == 4) {
-      if (pc - s.vaddr + 4 > s.memsz) return false;
+      if (pc - s.vaddr + 4 > s.size) return false;
       raw |= uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
     }
     in = decode(raw, isa_);
@@ -633,7 +635,7 @@ DecodeSummary trace_decode(const DecodeOptions& o) {
     for (const CodeImage::Segment& s : code.segments()) {
       profile::Mapping m;
       m.start = s.vaddr & ~0xfffull;
-      m.len = ((s.vaddr + s.memsz + 0xfff) & ~0xfffull) - m.start;
+      m.len = ((s.vaddr + s.size + 0xfff) & ~0xfffull) - m.start;
       m.pgoff = s.offset & ~0xfffull;
       m.prot = PROT_READ | PROT_EXEC;
       m.flags = MAP_PRIVATE;

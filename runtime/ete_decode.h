@@ -95,7 +95,7 @@ class CodeImage {
   // The instruction at pc, false when pc is outside every segment (or the parcel is cut).
   bool fetch(uint64_t pc, Insn& in) const;
   struct Segment {
-    uint64_t vaddr = 0, offset = 0, memsz = 0;
+    uint64_t vaddr = 0, offset = 0, size = 0;  // size: the bytes the file holds (p_filesz)
     std::vector<uint8_t> bytes;
     std::string path;
   };

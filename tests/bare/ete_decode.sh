@@ -97,14 +97,17 @@ expect_error() {  # WHAT REGEX ARGS...
     grep -Eq "$re" "$WORK/err" || fail "$what: '$(cat "$WORK/err")' does not match '$re'"
 }
 expect_error "missing directory" "brisk: $WORK/none is no trace snapshot: no snapshot.ini" "$WORK/none" --elf "$PROG"
-expect_error "not an ELF" "brisk: .*" "$WORK/trace" --elf "$WORK/trace/snapshot.ini"
+expect_error "not an ELF" "brisk: .*/snapshot.ini is not an ELF file" "$WORK/trace" --elf "$WORK/trace/snapshot.ini"
+# An executable segment of 252 GiB in memory and 4 KiB in the file: only the file's bytes are code
+# (a decoder that allocated p_memsz ran out of memory), and the stream runs none of it.
+mkdir "$WORK/elf" && python3 "$(dirname "$0")/../integration/make_elf.py" "$WORK/elf" >/dev/null
+(ulimit -v 4000000; expect_error "a huge p_memsz" "brisk: .*/ete_0.bin: .*code" "$WORK/trace" --elf "$WORK/elf/giant-memsz")
 cp -r "$WORK/trace" "$WORK/cut"
 head -c 40 "$WORK/trace/ete_0.bin" >"$WORK/cut/ete_0.bin"
 printf '\x86\x00' >>"$WORK/cut/ete_0.bin"
 expect_error "truncated stream" "brisk: .*/ete_0.bin: offset 40: the packet with header 0x86 is cut short" "$WORK/cut" --elf "$PROG"
 # The code of another program: the stream's branches are not where it has them.
 other=$(dirname "$PROG")/ete_autofdo
-if [[ -f $other ]]; then
-    expect_error "the wrong ELF" "brisk: .*/ete_0.bin: offset [0-9]+: .*the stream does not match the program" "$WORK/trace" --elf "$other"
-fi
+[[ -f $other ]] || fail "no $other (tests/bare builds it)"
+expect_error "the wrong ELF" "brisk: .*/ete_0.bin: offset [0-9]+: .*the stream does not match the program" "$WORK/trace" --elf "$other"
 echo "ok: errors"
