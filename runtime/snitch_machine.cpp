@@ -339,12 +339,13 @@ Status SnitchMachine::run_insn(unsigned hart, const Insn& in, const snitch::Insn
   unsigned pops = 0;
   int push = -1;
   if (facts.fp_subsystem && port && (h.csr.ssr & 1)) {
+    // ft0-ft2 are facts registers kFp + 0..2 (kNone is above them all).
+    auto stream_reg = [](uint8_t r) {
+      return r >= snitch::InsnFacts::kFp && r < snitch::InsnFacts::kFp + CorePort::kStreams;
+    };
     for (uint8_t r : facts.src)
-      if (r != snitch::InsnFacts::kNone && r >= snitch::InsnFacts::kFp && r - snitch::InsnFacts::kFp < CorePort::kStreams)
-        pops |= 1u << (r - snitch::InsnFacts::kFp);
-    if (facts.dst != snitch::InsnFacts::kNone && facts.dst >= snitch::InsnFacts::kFp &&
-        facts.dst - snitch::InsnFacts::kFp < CorePort::kStreams)
-      push = facts.dst - snitch::InsnFacts::kFp;
+      if (stream_reg(r)) pops |= 1u << (r - snitch::InsnFacts::kFp);
+    if (stream_reg(facts.dst)) push = facts.dst - snitch::InsnFacts::kFp;
     for (unsigned n = 0; n < CorePort::kStreams; n++)
       if ((pops >> n & 1) && !port->can(n, false)) return h.illegal(in);
     if (push >= 0 && !port->can(push, true)) return h.illegal(in);
@@ -409,9 +410,13 @@ void SnitchMachine::run_frep(unsigned hart, const SnitchCorePort::Frep& f) {
   };
   // FREP.O repeats the whole body, FREP.I each instruction in turn. A trap (a fault, a non-FP
   // instruction, a stream that is not there) is taken at its body instruction; the rest is dropped.
+  // max_iter is a register: a loop of 2^32 iterations must still end at --timeout.
+  uint64_t done = 0;
   for (uint64_t a = 0; a < (f.outer ? iters : n); a++)
-    for (uint64_t b = 0; b < (f.outer ? n : iters); b++)
+    for (uint64_t b = 0; b < (f.outer ? n : iters); b++) {
       if (!(f.outer ? element(static_cast<uint32_t>(b), a) : element(static_cast<uint32_t>(a), b))) return trap(hart);
+      if (++done % (kLimitCheck << 6) == 0 && limiter_.reached(*harts_[0], retired())) return stop(limiter_.status());
+    }
   h.pc = body + 4 * n;
 }
 
@@ -421,17 +426,21 @@ void SnitchMachine::step(unsigned hart) {
   const Insn* in = interp_.fetch(h);
   if (!in) return trap(hart);
   const uint64_t pc = h.pc;
+  // Copied first: an FREP body's fetches may reuse in's decode-cache entry. A store does not
+  // change its base register, so its address can be taken now.
+  const uint16_t flags = in->flags();
+  const uint64_t addr = (flags & kStore) ? xlen_addr(h, h.x[in->rs1] + static_cast<uint64_t>(in->imm)) : 0;
+  const bool barrier = (flags & kCsr) && static_cast<uint16_t>(in->imm) == csr::CSR_BARRIER;
   if (run_insn(hart, *in, facts_of(pc, *in), false) == Status::Trap) return trap(hart);
   if (hart == kDmaCore) {
     if (const auto c = dma_port_->take_copy()) cluster_->dma_copy(hart, c->size, c->config);
   } else if (const auto f = core_ports_[hart]->take_frep()) {
     run_frep(hart, *f);
+    if (stopped_) return;
   }
-  const uint16_t flags = in->flags();
-  const uint64_t addr = (flags & kStore) ? xlen_addr(h, h.x[in->rs1] + static_cast<uint64_t>(in->imm)) : 0;
   if (htif_ && (flags & kStore) && addr - tohost_ < 8) poll_htif();
   if ((flags & kStore) && addr - kClintBase < clint::kWindowSize) next_timer_ = 0;
-  if ((flags & kCsr) && static_cast<uint16_t>(in->imm) == csr::CSR_BARRIER) cluster_->barrier(hart);
+  if (barrier) cluster_->barrier(hart);
   if (h.waiting) {
     if (wake_condition(h))
       h.waiting = false;  // wfi with an enabled interrupt pending is a nop

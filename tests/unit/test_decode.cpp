@@ -707,9 +707,9 @@ TEST(Decode, XssrXfrep) {
       {0x3ff5202bu, Op::SCFGWI, 0, 10, 0, "scfgwi a0, 1023"},        // .insn i 0x2b, 2, x0, a0, 1023
       {0x00b0952bu, Op::SCFGR, 10, 1, 11, "scfgr a0, a1"},           // .insn r 0x2b, 1, 0, a0, x1, a1
       {0x00b520abu, Op::SCFGW, 1, 10, 11, "scfgw a0, a1"},           // .insn r 0x2b, 2, 0, x1, a0, a1
-      {0x003e008bu, Op::FREP_O, 1, 28, 3, "frep.o t3, 3, 0, 0x0"},   // NOTES.md's example
+      {0x003e008bu, Op::FREP_O, 1, 28, 0, "frep.o t3, 3, 0, 0x0"},   // NOTES.md's example
       {0x000e378bu, Op::FREP_O, 15, 28, 0, "frep.o t3, 0, 3, 0x7"},  // .insn i 0x0b, 3, x15, t3, 0
-      {0x001e000bu, Op::FREP_I, 0, 28, 1, "frep.i t3, 1, 0, 0x0"},   // .insn i 0x0b, 0, x0, t3, 1
+      {0x001e000bu, Op::FREP_I, 0, 28, 0, "frep.i t3, 1, 0, 0x0"},   // .insn i 0x0b, 0, x0, t3, 1
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(::testing::Message() << "0x" << std::hex << c.raw);
