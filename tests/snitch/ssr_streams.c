@@ -90,9 +90,13 @@ int main(unsigned hart) {
   CHECK(((uintptr_t)&M[1] & 0x07ffffff) | 1u << 28, scfgri(0, 0)); /* running, read, 2 dims */
   /* Checked after ssr_disable(): a failing CHECK's exit path uses FP registers. */
   unsigned got[24];
+  const uintptr_t mtvec = csr_read(mtvec);
+  csr_write(mtvec, (uintptr_t)raw_handler); /* a stream that ran out early: a clean failure */
   ssr_enable();
   for (unsigned k = 0; k < 24; k++) got[k] = (unsigned)pop0();
   ssr_disable();
+  csr_write(mtvec, mtvec);
+  CHECK(0, raw_count);
   unsigned k = 0;
   for (unsigned r = 0; r < 4; r++)
     for (unsigned c = 1; c < 4; c++)
@@ -106,9 +110,12 @@ int main(unsigned hart) {
   scfgwi(16, SSR_STRIDE(0), 2);
   scfgwi((uintptr_t)OUT, SSR_WRITE(1), 2);
   CHECK(((uintptr_t)OUT & 0x07ffffff) | 1u << 30, scfgri(0, 2));
+  csr_write(mtvec, (uintptr_t)raw_handler);
   ssr_enable();
   for (int i = 0; i < 8; i++) __asm__ volatile("fcvt.d.w ft2, %0" ::"r"(i * 3 + 1) : "ft2", "memory");
   ssr_disable();
+  csr_write(mtvec, mtvec);
+  CHECK(0, raw_count);
   for (unsigned i = 0; i < 16; i++) CHECK(i % 2 ? -1 : (int)(i / 2 * 3 + 1), (int)OUT[i]);
   CHECK(1, (scfgri(0, 2) & SSR_DONE) != 0);
   scfgwi(0, SSR_REPEAT, 2);
@@ -116,7 +123,6 @@ int main(unsigned hart) {
   /* Illegal: a read of ft0 whose stream is done, a write of ft0 (a read stream's register), ft2
    * with no write stream; the indirect start words 16-23. With SSRs disabled ft0 is a register. */
   unsigned n[3];
-  const uintptr_t mtvec = csr_read(mtvec);
   csr_write(mtvec, (uintptr_t)raw_handler);
   ssr_enable();
   __asm__ volatile("fsd ft0, 0(%0)" ::"r"(OUT + 40) : "memory");
