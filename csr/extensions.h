@@ -43,7 +43,9 @@ namespace brisk {
   EXT(Ssstateen, "ssstateen")             \
   EXT(Sstc, "sstc")                       \
   EXT(Svade, "svade")                     \
-  EXT(Xdma, "xdma")
+  EXT(Xdma, "xdma")                       \
+  EXT(Xssr, "xssr")                       \
+  EXT(Xfrep, "xfrep")
 
 enum class Ext : unsigned {
 #define EXT(id, name) id,
@@ -64,8 +66,11 @@ struct IsaConfig {
   // The Snitch cluster's custom CSRs (csr/snitch.cpp) and mie's MCIP: the -M snitch machine's harts.
   bool snitch_cluster = false;
 
-  // Everything brisk implements but Xdma, the Snitch DMA core's (the -M snitch machine's hart 8).
-  IsaConfig() { on.set().reset(static_cast<size_t>(Ext::Xdma)); }
+  // Everything brisk implements but the Snitch cluster's custom extensions, which share custom
+  // opcodes: Xdma (the -M snitch machine's hart 8), Xssr and Xfrep (its compute cores).
+  IsaConfig() {
+    on.set().reset(static_cast<size_t>(Ext::Xdma)).reset(static_cast<size_t>(Ext::Xssr)).reset(static_cast<size_t>(Ext::Xfrep));
+  }
   bool has(Ext e) const { return on.test(static_cast<size_t>(e)); }
   bool rv32() const { return xlen == 32; }
   // Applies a QEMU-style `rv64,zba=off,sstc=on,ctr-depths=16,256` string (or `rv32,...`); throws brisk::Error

@@ -372,7 +372,15 @@ Insn decode32(uint32_t raw, bool rv32) {
                                         Op::DMSTATI, Op::DMSTAT, Op::DMSTR,  Op::DMREP};
         return with_fields<Fmt::R>(kXdma[bits(raw, 31, 25)], raw);
       }
+      // Xssr: SCFGRI rd, imm (rs1 = 0); SCFGR rd, rs2 (funct7 0, rs1 = 1); SCFGWI rs1, imm (rd = 0);
+      // SCFGW rs1, rs2 (funct7 0, rd = 1).
+      if (f3 == 1 && bits(raw, 19, 15) == 0) return with_fields<Fmt::I>(Op::SCFGRI, raw);
+      if (f3 == 1 && bits(raw, 19, 15) == 1 && bits(raw, 31, 25) == 0) return with_fields<Fmt::R>(Op::SCFGR, raw);
+      if (f3 == 2 && bits(raw, 11, 7) == 0) return with_fields<Fmt::I>(Op::SCFGWI, raw);
+      if (f3 == 2 && bits(raw, 11, 7) == 1 && bits(raw, 31, 25) == 0) return with_fields<Fmt::R>(Op::SCFGW, raw);
       break;
+    case 0x0b:  // Xfrep: bit 7 tells FREP.O from FREP.I
+      return with_fields<Fmt::I>(bits(raw, 7, 7) ? Op::FREP_O : Op::FREP_I, raw);
     case 0x2f: return with_fields<Fmt::A>(op_amo(raw), raw);
     case 0x33: return with_fields<Fmt::R>(op_op(raw, rv32), raw);
     case 0x37: return with_fields<Fmt::U>(Op::LUI, raw);

@@ -90,6 +90,18 @@ std::string disassemble(const Insn& i, uint64_t pc) {
   const OpInfo& info = op_info(i.op);
   const char* m = mnemonic(i);
   const bool fp = info.flags & kFp;
+  // Xssr and Xfrep keep fixed fields where their formats have registers: the operands the Snitch
+  // toolchain writes (SCFGRI/SCFGWI: the 12-bit config address; FREP: rs1 = max_iter, max_inst,
+  // stagger_max, stagger_mask, all as encoded).
+  switch (i.op) {
+    case Op::SCFGRI: return fmt::format("{} {}, {}", m, kXName[i.rd], i.raw >> 20);
+    case Op::SCFGWI: return fmt::format("{} {}, {}", m, kXName[i.rs1], i.raw >> 20);
+    case Op::SCFGR: return fmt::format("{} {}, {}", m, kXName[i.rd], kXName[i.rs2]);
+    case Op::SCFGW: return fmt::format("{} {}, {}", m, kXName[i.rs1], kXName[i.rs2]);
+    case Op::FREP_O: case Op::FREP_I:
+      return fmt::format("{} {}, {}, {}, {:#x}", m, kXName[i.rs1], i.raw >> 20, (i.raw >> 12) & 7, (i.raw >> 8) & 15);
+    default: break;
+  }
   switch (info.fmt) {
     case Fmt::R:
       if (i.op == Op::SFENCE_VMA) return fmt::format("{} {}, {}", m, kXName[i.rs1], kXName[i.rs2]);

@@ -43,6 +43,21 @@ struct XdmaPort {
   virtual uint32_t status(uint32_t which) = 0;
 };
 
+// A Snitch compute core's stream registers and FREP sequencer (docs/snitch.md, "SSRs" and "FREP");
+// the -M snitch machine gives it to the harts with Xssr or Xfrep.
+struct SnitchCorePort {
+  virtual ~SnitchCorePort() = default;
+  // SCFGR(I): config word `addr` ({reg[6:0], ssr[4:0]}). SCFGW(I): false if the write is illegal.
+  virtual uint32_t ssr_read(uint32_t addr) = 0;
+  virtual bool ssr_write(uint32_t addr, uint32_t value) = 0;
+  // FREP: the machine runs the body that follows (after the FREP retires).
+  struct Frep {
+    bool outer;
+    uint32_t max_inst, max_iter, stagger_max, stagger_mask;
+  };
+  virtual void frep(const Frep& f) = 0;
+};
+
 // What a hart's surroundings (user-mode Linux, or a system machine) provide beyond its own state:
 // memory outside the flat fast path, and the notifications that keep fast paths coherent.
 struct HartEnv {
@@ -130,6 +145,7 @@ struct Hart {
   PendingTrap trap;
   HartEnv* env = nullptr;
   XdmaPort* xdma = nullptr;  // with Ext::Xdma
+  SnitchCorePort* snitch_core = nullptr;  // with Ext::Xssr or Ext::Xfrep
   csr::State csr;
   uint64_t hartid = 0;
 

@@ -108,6 +108,10 @@ InsnFacts snitch_facts(const Insn& in) {
   }
   // Their rs2 field is an immediate.
   if (in.op == Op::DMCPYI || in.op == Op::DMSTATI) f.src[1] = InsnFacts::kNone;
+  // Xssr and Xfrep are integer instructions to the core. Fixed fields: SCFGR's rs1 (1) and
+  // SCFGW's rd (1) name no register; FREP's rd field holds the stagger mask and FREP.O's bit.
+  if (in.op == Op::SCFGR) f.src[0] = InsnFacts::kNone;
+  if (in.op == Op::SCFGW || in.op == Op::FREP_O || in.op == Op::FREP_I) f.dst = InsnFacts::kNone;
   return f;
 }
 

@@ -1,6 +1,8 @@
 #include "runtime/snitch_machine.h"
 
 #include <cstring>
+#include <optional>
+#include <vector>
 #include <utility>
 
 #include <fmt/format.h>
@@ -107,6 +109,94 @@ class SnitchMachine::DmaPort final : public XdmaPort {
   std::optional<Copy> pending_;
 };
 
+// A compute core's three SSRs (ft0-ft2) and its FREP sequencer's pending loop (docs/snitch.md,
+// "SSRs" and "FREP"). Only the configuration and the address walk live here; the machine moves the
+// elements around the FP instructions (SnitchMachine::run).
+class SnitchMachine::CorePort final : public SnitchCorePort {
+ public:
+  static constexpr unsigned kStreams = 3;
+  static constexpr unsigned kBroadcast = 31;
+
+  uint32_t ssr_read(uint32_t addr) override {
+    const unsigned ssr = addr & 31, word = addr >> 5;
+    if (ssr >= kStreams) return 0;
+    const Stream& s = streams_[ssr];
+    switch (word) {
+      case 0:  // status: the pointer's bits 26:0 under done, write, dims - 1, indirection (0)
+        return (s.ptr & 0x07ffffffu) | uint32_t{!s.active} << 31 | uint32_t{s.write} << 30 | s.dims << 28;
+      case 1: return s.repeat;
+      case 2: case 3: case 4: case 5: return s.bounds[word - 2];
+      case 6: case 7: case 8: case 9: return s.strides[word - 6];
+      case 10: return s.idx_cfg;
+      case 11: return s.idx_base;
+      default: return word >= 16 && word < 32 ? s.ptr : 0;
+    }
+  }
+  bool ssr_write(uint32_t addr, uint32_t value) override {
+    const unsigned ssr = addr & 31, word = addr >> 5;
+    if (word >= 16 && word < 24) return false;  // indirect streams: not implemented, illegal
+    if (ssr == kBroadcast) {
+      for (Stream& s : streams_) write(s, word, value);
+    } else if (ssr < kStreams) {
+      write(streams_[ssr], word, value);
+    }
+    return true;
+  }
+  void frep(const Frep& f) override { frep_ = f; }
+
+  std::optional<Frep> take_frep() { return std::exchange(frep_, std::nullopt); }
+  // The next element's address of a read (pop) or write (push) stream on ft`n`, false when ft`n`
+  // has no active stream of that direction. A read stream gives each element repeat + 1 times.
+  bool can(unsigned n, bool write) const { return streams_[n].active && streams_[n].write == write; }
+  uint32_t next(unsigned n) {
+    Stream& s = streams_[n];
+    const uint32_t addr = s.ptr;
+    if (!s.write && s.rep < s.repeat) {
+      s.rep++;
+      return addr;
+    }
+    s.rep = 0;
+    // The lowest dimension not at its bound steps; those below wrap. The strides are relative
+    // (the runtime subtracts what the lower dimensions walked), so the pointer only adds.
+    for (unsigned d = 0; d <= s.dims; d++) {
+      if (s.idx[d] < s.bounds[d]) {
+        s.idx[d]++;
+        s.ptr += s.strides[d];
+        return addr;
+      }
+      s.idx[d] = 0;
+    }
+    s.active = false;  // the last element: done
+    return addr;
+  }
+
+ private:
+  struct Stream {
+    uint32_t repeat = 0, bounds[4] = {}, strides[4] = {}, idx_cfg = 0, idx_base = 0;
+    uint32_t ptr = 0, idx[4] = {}, rep = 0, dims = 0;
+    bool active = false, write = false;
+  };
+  static void write(Stream& s, unsigned word, uint32_t value) {
+    if (word == 1) s.repeat = value;
+    else if (word >= 2 && word <= 5) s.bounds[word - 2] = value;
+    else if (word >= 6 && word <= 9) s.strides[word - 6] = value;
+    else if (word == 10) s.idx_cfg = value;
+    else if (word == 11) s.idx_base = value;
+    else if (word >= 24 && word < 32) {  // start: bit 2 write, bits 1:0 dims - 1
+      s.ptr = value;
+      s.write = word & 4;
+      s.dims = word & 3;
+      s.rep = 0;
+      for (uint32_t& i : s.idx) i = 0;
+      s.active = true;
+    }
+    // word 0 (status) is read-only; 12-15 are reserved
+  }
+
+  Stream streams_[kStreams];
+  std::optional<Frep> frep_;
+};
+
 // mtime and the time CSR count cluster cycles, so that a run is the same every time.
 class SnitchMachine::CycleClock final : public Clock {
  public:
@@ -140,13 +230,20 @@ SnitchMachine::SnitchMachine(const SystemOptions& opt) : opt_(opt), bus_(kDramBa
   dma_port_ = std::make_unique<DmaPort>(cluster_->dma());
   IsaConfig dma_isa = isa;
   dma_isa.on.set(static_cast<size_t>(Ext::Xdma));
+  IsaConfig core_isa = isa;
+  core_isa.on.set(static_cast<size_t>(Ext::Xssr)).set(static_cast<size_t>(Ext::Xfrep));
   std::vector<Hart*> raw;
   for (unsigned i = 0; i < kHarts; i++) {
     harts_.push_back(std::make_unique<Hart>());
     Hart& h = *harts_.back();
     h.hartid = i;
-    csr::set_isa(h, i == kDmaCore ? dma_isa : isa);
-    if (i == kDmaCore) h.xdma = dma_port_.get();
+    csr::set_isa(h, i == kDmaCore ? dma_isa : core_isa);
+    if (i == kDmaCore) {
+      h.xdma = dma_port_.get();
+    } else {
+      core_ports_.push_back(std::make_unique<CorePort>());
+      h.snitch_core = core_ports_.back().get();
+    }
     h.csr.clock = clock_.get();
     csr::reset(h);
     raw.push_back(&h);
@@ -221,34 +318,129 @@ const snitch::InsnFacts& SnitchMachine::facts_of(uint64_t pc, const Insn& in) {
   return e.facts;
 }
 
+void SnitchMachine::trap(unsigned hart) {
+  Hart& h = *harts_[hart];
+  if (traps_[hart].stuck(h)) return stop(1);
+  csr::take_trap(h);
+  cluster_->trap(hart);
+}
+
+Status SnitchMachine::run_insn(unsigned hart, const Insn& in, const snitch::InsnFacts& facts, bool repeat) {
+  Hart& h = *harts_[hart];
+  const uint64_t pc = h.pc;
+  // Read before the instruction runs: it may overwrite its base register. On RV32 the access
+  // is at the low 32 bits of the sum, as the hart's own (xlen_addr).
+  uint64_t addr = 0;
+  if (in.flags() & (kLoad | kStore | kAmo)) addr = xlen_addr(h, h.x[in.rs1] + static_cast<uint64_t>(in.imm));
+  // SSRs: an FP-subsystem instruction reading ft0-ft2 pops one element per register (whatever the
+  // operands naming it), one writing ft0-ft2 pushes its result. Without the stream it needs, the
+  // instruction is illegal (the hardware would wait forever).
+  CorePort* port = hart < core_ports_.size() ? core_ports_[hart].get() : nullptr;
+  unsigned pops = 0;
+  int push = -1;
+  if (facts.fp_subsystem && port && (h.csr.ssr & 1)) {
+    // ft0-ft2 are facts registers kFp + 0..2 (kNone is above them all).
+    auto stream_reg = [](uint8_t r) {
+      return r >= snitch::InsnFacts::kFp && r < snitch::InsnFacts::kFp + CorePort::kStreams;
+    };
+    for (uint8_t r : facts.src)
+      if (stream_reg(r)) pops |= 1u << (r - snitch::InsnFacts::kFp);
+    if (stream_reg(facts.dst)) push = facts.dst - snitch::InsnFacts::kFp;
+    for (unsigned n = 0; n < CorePort::kStreams; n++)
+      if ((pops >> n & 1) && !port->can(n, false)) return h.illegal(in);
+    if (push >= 0 && !port->can(push, true)) return h.illegal(in);
+    for (unsigned n = 0; n < CorePort::kStreams; n++) {
+      if (!(pops >> n & 1)) continue;
+      const uint32_t at = port->next(n);
+      uint64_t v;
+      if (!mem_load(h, at, v)) return Status::Trap;
+      h.f[n] = v;
+      cluster_->stream_access(hart, at);
+    }
+  }
+  const uint64_t instret = h.instret;
+  const Status st = interp_.execute(h, in);
+  if (st == Status::Trap) return st;
+  if (repeat) {
+    h.instret = instret;  // the sequencer's repeats retire nothing on the core
+    cluster_->sequence(hart, facts, addr);
+  } else {
+    cluster_->retire(hart, pc, facts, addr);
+  }
+  if (push >= 0) {
+    const uint32_t at = port->next(push);
+    if (!mem_store(h, at, h.f[push])) return Status::Trap;
+    cluster_->stream_access(hart, at);
+  }
+  return st;
+}
+
+void SnitchMachine::run_frep(unsigned hart, const SnitchCorePort::Frep& f) {
+  Hart& h = *harts_[hart];
+  const uint64_t body = h.pc;
+  const uint32_t n = f.max_inst + 1;
+  const uint64_t iters = uint64_t{f.max_iter} + 1;
+  std::vector<Insn> insns(n);
+  // Element (k, it): instruction k of the body in iteration it; it 0 is the core's issue.
+  auto element = [&](uint32_t k, uint64_t it) {
+    h.pc = body + 4 * k;
+    if (it == 0) {
+      const Insn* in = interp_.fetch(h);
+      if (!in) return false;
+      const snitch::InsnFacts& facts = facts_of(h.pc, *in);
+      // The sequencer takes FP-subsystem instructions only.
+      if (!facts.fp_subsystem) {
+        h.illegal(*in);
+        return false;
+      }
+      insns[k] = *in;
+      return run_insn(hart, *in, facts, false) != Status::Trap;
+    }
+    // Staggering: the FP registers the mask names (bit 0 rd, 1 rs1, 2 rs2, 3 rs3) advance by
+    // it mod (stagger_max + 1).
+    Insn in = insns[k];
+    const snitch::InsnFacts plain = snitch_facts(in);
+    const uint8_t off = static_cast<uint8_t>(it % (f.stagger_max + 1));
+    auto fp = [](uint8_t r) { return r != snitch::InsnFacts::kNone && r >= snitch::InsnFacts::kFp; };
+    if ((f.stagger_mask & 1) && fp(plain.dst)) in.rd = (in.rd + off) & 31;
+    if ((f.stagger_mask & 2) && fp(plain.src[0])) in.rs1 = (in.rs1 + off) & 31;
+    if ((f.stagger_mask & 4) && fp(plain.src[1])) in.rs2 = (in.rs2 + off) & 31;
+    if ((f.stagger_mask & 8) && fp(plain.src[2])) in.rs3 = (in.rs3 + off) & 31;
+    return run_insn(hart, in, off ? snitch_facts(in) : plain, true) != Status::Trap;
+  };
+  // FREP.O repeats the whole body, FREP.I each instruction in turn. A trap (a fault, a non-FP
+  // instruction, a stream that is not there) is taken at its body instruction; the rest is dropped.
+  // max_iter is a register: a loop of 2^32 iterations must still end at --timeout.
+  uint64_t done = 0;
+  for (uint64_t a = 0; a < (f.outer ? iters : n); a++)
+    for (uint64_t b = 0; b < (f.outer ? n : iters); b++) {
+      if (!(f.outer ? element(static_cast<uint32_t>(b), a) : element(static_cast<uint32_t>(a), b))) return trap(hart);
+      if (++done % (kLimitCheck << 6) == 0 && limiter_.reached(*harts_[0], retired())) return stop(limiter_.status());
+    }
+  h.pc = body + 4 * n;
+}
+
 void SnitchMachine::step(unsigned hart) {
   Hart& h = *harts_[hart];
   if (int irq = csr::pending_interrupt(h); irq >= 0) csr::take_trap(h, irq);
-  const uint64_t pc = h.pc;
   const Insn* in = interp_.fetch(h);
-  Status st = Status::Trap;
-  snitch::InsnFacts facts;
-  uint64_t addr = 0;
-  if (in) {
-    facts = facts_of(pc, *in);
-    // Read before the instruction runs: it may overwrite its base register. On RV32 the access
-    // is at the low 32 bits of the sum, as the hart's own (xlen_addr).
-    if (in->flags() & (kLoad | kStore | kAmo)) addr = xlen_addr(h, h.x[in->rs1] + static_cast<uint64_t>(in->imm));
-    st = interp_.execute(h, *in);
-  }
-  if (st == Status::Trap) {
-    if (traps_[hart].stuck(h)) return stop(1);
-    csr::take_trap(h);
-    cluster_->trap(hart);
-    return;
-  }
-  cluster_->retire(hart, pc, facts, addr);
-  if (hart == kDmaCore)
-    if (const auto c = dma_port_->take_copy()) cluster_->dma_copy(hart, c->size, c->config);
+  if (!in) return trap(hart);
+  const uint64_t pc = h.pc;
+  // Copied first: an FREP body's fetches may reuse in's decode-cache entry. A store does not
+  // change its base register, so its address can be taken now.
   const uint16_t flags = in->flags();
+  const uint64_t addr = (flags & kStore) ? xlen_addr(h, h.x[in->rs1] + static_cast<uint64_t>(in->imm)) : 0;
+  const bool barrier = (flags & kCsr) && static_cast<uint16_t>(in->imm) == csr::CSR_BARRIER;
+  if (run_insn(hart, *in, facts_of(pc, *in), false) == Status::Trap) return trap(hart);
+  if (hart == kDmaCore) {
+    if (const auto c = dma_port_->take_copy()) cluster_->dma_copy(hart, c->size, c->config);
+  } else if (const auto f = core_ports_[hart]->take_frep()) {
+    run_frep(hart, *f);
+    if (stopped_) return;
+  }
   if (htif_ && (flags & kStore) && addr - tohost_ < 8) poll_htif();
   if ((flags & kStore) && addr - kClintBase < clint::kWindowSize) next_timer_ = 0;
-  if ((flags & kCsr) && static_cast<uint16_t>(in->imm) == csr::CSR_BARRIER) cluster_->barrier(hart);
+  if (barrier) cluster_->barrier(hart);
   if (h.waiting) {
     if (wake_condition(h))
       h.waiting = false;  // wfi with an enabled interrupt pending is a nop

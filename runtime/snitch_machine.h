@@ -49,10 +49,17 @@ class SnitchMachine final : public InterruptSink {
   class ClusterMemory;
   class CycleClock;
   class DmaPort;
+  class CorePort;
 
   void load_program();
   // Runs one instruction of `hart` (or takes its interrupt or exception) and tells the model.
   void step(unsigned hart);
+  // Runs `in` at h.pc with the hart's SSRs around it and tells the model (retire, or sequence for
+  // an FREP repeat); Status::Trap with h.trap set, the trap not taken.
+  Status run_insn(unsigned hart, const Insn& in, const snitch::InsnFacts& facts, bool repeat);
+  // The FREP that just retired: its body, issued once by the core and repeated by the sequencer.
+  void run_frep(unsigned hart, const SnitchCorePort::Frep& f);
+  void trap(unsigned hart);
   // snitch_facts(in) for the instruction at pc, from a cache like the interpreter's decode cache.
   const snitch::InsnFacts& facts_of(uint64_t pc, const Insn& in);
   bool wake_condition(const Hart& h) const { return (h.csr.mip_effective() & h.csr.mie) != 0; }
@@ -71,6 +78,7 @@ class SnitchMachine final : public InterruptSink {
   std::unique_ptr<snitch::Cluster> cluster_;
   std::unique_ptr<CycleClock> clock_;
   std::unique_ptr<DmaPort> dma_port_;
+  std::vector<std::unique_ptr<CorePort>> core_ports_;  // per compute core
   std::vector<std::unique_ptr<Hart>> harts_;
   std::vector<TrapRepeats> traps_;
   RunLimiter limiter_{opt_.limits};  // after harts_: its timer signal touches them

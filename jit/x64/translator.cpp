@@ -787,7 +787,11 @@ class BlockEmitter {
   bool emit_inline(const Insn& i) {
     using namespace x86;
     const int32_t imm = static_cast<int32_t>(i.imm);
-    const bool alu = !(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump));
+    // The Snitch custom ops act through the hart's ports (or raise illegal-instruction without
+    // one) whatever their rd field: never nops.
+    const Ext ext = op_info(i.op).ext;
+    const bool custom = ext == Ext::Xdma || ext == Ext::Xssr || ext == Ext::Xfrep;
+    const bool alu = !(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump)) && !custom;
     if (i.op == Op::FENCE) {  // no rd, and no ALU result: not a nop for all that
       if (fence_orders_store_load(i)) a_.mfence();  // as the interpreter's sem_FENCE
       return true;

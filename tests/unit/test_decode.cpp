@@ -25,6 +25,13 @@ IsaConfig with_xdma() {
   return isa;
 }
 
+// The Snitch compute cores' ISA: the default one and Xssr, Xfrep.
+IsaConfig with_snitch_core() {
+  IsaConfig isa;
+  isa.on.set(static_cast<size_t>(Ext::Xssr)).set(static_cast<size_t>(Ext::Xfrep));
+  return isa;
+}
+
 struct Expect {
   uint32_t raw;
   Op op;
@@ -378,6 +385,8 @@ TEST(Decode, EveryOpIsCovered) {
   for (const Expect& e : kBase) seen.insert(e.op);
   for (const Expect& e : kCompressed) seen.insert(e.op);
   for (uint32_t funct7 = 0; funct7 < 8; funct7++) seen.insert(brisk::decode(funct7 << 25 | 0x2b, with_xdma()).op);
+  for (uint32_t raw : {0x0200152bu, 0x3ff5202bu, 0x00b0952bu, 0x00b520abu, 0x003e008bu, 0x001e000bu})
+    seen.insert(brisk::decode(raw, with_snitch_core()).op);
   for (unsigned k = 0; k < kOpCount; k++) {
     const Op op = static_cast<Op>(k);
     if (op == Op::ILLEGAL) continue;
@@ -681,6 +690,44 @@ TEST(Decode, Xdma) {
   }
   EXPECT_EQ(brisk::decode(0x10c5852b, xdma).op, Op::ILLEGAL);  // funct7 8
   EXPECT_EQ(brisk::decode(0x00b5102b, xdma).op, Op::ILLEGAL);  // funct3 1 (Xssr's)
+}
+
+// Xssr (opcode 0x2B, funct3 1 and 2) and Xfrep (opcode 0x0B) are the Snitch compute cores': illegal
+// unless the hart's IsaConfig has them (no default one does). Encodings from GNU as's `.insn`.
+TEST(Decode, XssrXfrep) {
+  const IsaConfig core = with_snitch_core();
+  struct Case {
+    uint32_t raw;
+    Op op;
+    unsigned rd, rs1, rs2;
+    const char* text;
+  };
+  const Case cases[] = {
+      {0x0200152bu, Op::SCFGRI, 10, 0, 0, "scfgri a0, 32"},          // .insn i 0x2b, 1, a0, x0, 32
+      {0x3ff5202bu, Op::SCFGWI, 0, 10, 0, "scfgwi a0, 1023"},        // .insn i 0x2b, 2, x0, a0, 1023
+      {0x00b0952bu, Op::SCFGR, 10, 1, 11, "scfgr a0, a1"},           // .insn r 0x2b, 1, 0, a0, x1, a1
+      {0x00b520abu, Op::SCFGW, 1, 10, 11, "scfgw a0, a1"},           // .insn r 0x2b, 2, 0, x1, a0, a1
+      {0x003e008bu, Op::FREP_O, 1, 28, 0, "frep.o t3, 3, 0, 0x0"},   // NOTES.md's example
+      {0x000e378bu, Op::FREP_O, 15, 28, 0, "frep.o t3, 0, 3, 0x7"},  // .insn i 0x0b, 3, x15, t3, 0
+      {0x001e000bu, Op::FREP_I, 0, 28, 0, "frep.i t3, 1, 0, 0x0"},   // .insn i 0x0b, 0, x0, t3, 1
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(::testing::Message() << "0x" << std::hex << c.raw);
+    EXPECT_EQ(decode(c.raw).op, Op::ILLEGAL);
+    EXPECT_EQ(brisk::decode(c.raw, rv32()).op, Op::ILLEGAL);
+    EXPECT_EQ(brisk::decode(c.raw, with_xdma()).op, Op::ILLEGAL);
+    const Insn i = brisk::decode(c.raw, core);
+    EXPECT_EQ(i.op, c.op);
+    EXPECT_EQ(i.rd, c.rd);
+    EXPECT_EQ(i.rs1, c.rs1);
+    EXPECT_EQ(i.rs2, c.rs2);
+    EXPECT_EQ(disassemble(i, 0), c.text);
+  }
+  EXPECT_EQ(brisk::decode(0x00b1152bu, core).op, Op::ILLEGAL);  // funct3 1, rs1 2: neither read
+  EXPECT_EQ(brisk::decode(0x02b0952bu, core).op, Op::ILLEGAL);  // SCFGR with funct7 1
+  EXPECT_EQ(brisk::decode(0x00b5212bu, core).op, Op::ILLEGAL);  // funct3 2, rd 2: neither write
+  EXPECT_EQ(brisk::decode(0x00b5302bu, core).op, Op::ILLEGAL);  // funct3 3
+  EXPECT_EQ(brisk::decode(0x00b5002bu, core).op, Op::ILLEGAL);  // dmsrc: Xdma's, not the core's
 }
 
 // RV32 (GNU as 2.40, -march=rv32gc_zba_zbb_zbs): its own encodings decode to their ops, the RV32
