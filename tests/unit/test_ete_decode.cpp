@@ -194,19 +194,22 @@ struct Recorder : FlowSink {
   void resume(uint64_t pc) override { events.push_back(fmt::format("resume {:x}", pc)); }
 };
 
+// A retired branch at pc, one instruction after the last, as the hart side gives it to the encoder.
+void branch(PacketEncoder& enc, uint64_t pc, uint64_t next, bool taken, Retired::Kind k) {
+  Retired r;
+  r.pc = pc;
+  r.next_pc = next;
+  r.taken = taken;
+  r.kind = k;
+  enc.branch(r, 1);
+}
+
 // The stream the hart side gives for known_code's run, with A-Sync every 2^syncpr bytes.
 std::vector<uint8_t> known_stream(uint32_t syncpr, bool n_for_jal = false) {
   PacketEncoder enc;
   enc.start(0, syncpr, 0);
   enc.trace_on(0x1000, El::EL3, 0, 0);
-  auto br = [&enc](uint64_t pc, uint64_t next, bool taken, Retired::Kind k) {
-    Retired r;
-    r.pc = pc;
-    r.next_pc = next;
-    r.taken = taken;
-    r.kind = k;
-    enc.branch(r, 1);
-  };
+  auto br = [&enc](uint64_t pc, uint64_t next, bool taken, Retired::Kind k) { branch(enc, pc, next, taken, k); };
   br(0x1008, 0x1004, true, Retired::Branch);
   br(0x1008, 0x100c, false, Retired::Branch);
   br(0x100c, 0x1020, !n_for_jal, Retired::Branch);
@@ -248,14 +251,7 @@ TEST(EteDecode, GapsInUnknownCode) {
   PacketEncoder enc;
   enc.start(0, 0, 0);
   enc.trace_on(0x1020, El::EL3, 0, 0);
-  auto br = [&enc](uint64_t pc, uint64_t next, bool taken, Retired::Kind k) {
-    Retired r;
-    r.pc = pc;
-    r.next_pc = next;
-    r.taken = taken;
-    r.kind = k;
-    enc.branch(r, 1);
-  };
+  auto br = [&enc](uint64_t pc, uint64_t next, bool taken, Retired::Kind k) { branch(enc, pc, next, taken, k); };
   br(0x1024, 0x5000, true, Retired::IndirectBranch);  // ret into unknown code
   br(0x5008, 0x5000, true, Retired::Branch);          // its loop
   br(0x5008, 0x500c, false, Retired::Branch);
