@@ -210,6 +210,11 @@ LinuxUser::SigInfo LinuxUser::take_signal(int sig) {
   ThreadSignals& s = self().sig;
   const SigInfo out = s.info[sig];
   s.pending &= ~sig_bit(sig);
+  // As Linux's dequeue: a timer's overrun count is its signal's once taken, whatever expires after.
+  if (out.code == kSiTimer) {
+    const auto id = static_cast<uint32_t>(out.word0);
+    if (id < kMaxTimers && timers_.slot[id].used) timers_.slot[id].overrun_last = static_cast<int>(out.word0 >> 32);
+  }
   const auto next = std::find_if(s.queued.begin(), s.queued.end(), [&](const SigInfo& i) { return i.signo == sig; });
   if (next != s.queued.end()) {
     s.info[sig] = *next;
@@ -717,7 +722,7 @@ int64_t LinuxUser::sys_timer(uint64_t n, const std::array<uint64_t, 6>& a) {
     g_timer_expirations[guest_id] = 0;
     timers_.next = (guest_id + 1) % kMaxTimers;
     const int notify = ev.notify == SIGEV_NONE ? SIGEV_NONE : SIGEV_SIGNAL;
-    timers_.slot[guest_id] = {true, host_id, notify, ev.signo, a[1] ? ev.value : uint64_t(guest_id), 0, tid, to_thread};
+    timers_.slot[guest_id] = {true, host_id, notify, ev.signo, a[1] ? ev.value : uint64_t(guest_id), 0, 0, tid, to_thread};
     return 0;
   }
   PosixTimer* t = id >= 0 && id < kMaxTimers && timers_.slot[id].used ? &timers_.slot[id] : nullptr;
@@ -734,7 +739,7 @@ int64_t LinuxUser::sys_timer(uint64_t n, const std::array<uint64_t, 6>& a) {
       if (::syscall(SYS_timer_gettime, t->host, &cur) != 0) return -errno;
       return put_guest(a[1], cur) ? 0 : -EFAULT;
     }
-    case nr::timer_getoverrun: return t ? t->overrun : -EINVAL;
+    case nr::timer_getoverrun: return t ? t->overrun_last : -EINVAL;
     default:  // timer_delete
       if (!t) return -EINVAL;
       ::syscall(SYS_timer_delete, t->host);

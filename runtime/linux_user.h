@@ -388,7 +388,8 @@ class LinuxUser final : public TrapHandler, public HartEnv {
     int host = 0;             // the host's timer id
     int notify = 0, signo = 0;
     uint64_t value = 0;       // sigev_value
-    int overrun = 0;          // of the signal raised last
+    int overrun = 0;          // of the signal raised last, counting while it is pending
+    int overrun_last = 0;     // of the signal taken last: timer_getoverrun's (Linux's it_overrun_last)
     int tid = 0;              // the thread whose host thread the host timer signals, which takes its expirations
     bool to_thread = false;   // SIGEV_THREAD_ID: the signal is that thread's, else the process's
   };

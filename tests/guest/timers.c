@@ -109,6 +109,27 @@ static void test_signal_timer(void) {
     CHECK_EQ(last_getoverrun, last_overrun);
     CHECK_EQ(timer_settime(t, 0, &off, NULL), 0);
 
+    /* timer_getoverrun gives the taken signal's overruns, whatever expired since (Linux's
+     * it_overrun_last): taken by sigwaitinfo, then the timer expires again while it is blocked. */
+    sigset_t rt;
+    sigemptyset(&rt);
+    sigaddset(&rt, SIGRTMIN);
+    const struct timespec zero = {0, 0};
+    while (sigtimedwait(&rt, NULL, &zero) == SIGRTMIN) {
+    }
+    CHECK_EQ(timer_settime(t, 0, &every, NULL), 0);
+    nap = (struct timespec){0, 20000000};
+    while (nanosleep(&nap, &nap) != 0) CHECK_EQ(errno, EINTR);
+    siginfo_t taken;
+    CHECK_EQ(sigwaitinfo(&rt, &taken), SIGRTMIN);
+    CHECK(taken.si_overrun >= 1);
+    nap = (struct timespec){0, 5000000};
+    while (nanosleep(&nap, &nap) != 0) CHECK_EQ(errno, EINTR);
+    CHECK_EQ(timer_getoverrun(t), taken.si_overrun);
+    CHECK_EQ(timer_settime(t, 0, &off, NULL), 0);
+    while (sigtimedwait(&rt, NULL, &zero) == SIGRTMIN) {
+    }
+
     /* The errors. */
     struct itimerspec bad = {.it_value = {0, 1000000000}};
     CHECK_EQ(timer_settime(t, 0, &bad, NULL), -1);
