@@ -12,12 +12,6 @@ uint64_t dma_address(const Hart& h, const Insn& i) {
   return h.rv32 ? lo | xlen_addr(h, h.x[i.rs2]) << 32 : lo;
 }
 
-// DMCPY(I) and DMSTAT(I): rd = the port's answer.
-Status set_rd(Hart& h, const Insn& i, uint32_t v) {
-  set_x(h, i.rd, xlen_value(h, v));
-  return Status::Next;
-}
-
 }  // namespace
 
 Status sem_DMSRC(Hart& h, const Insn& i) {
@@ -47,22 +41,22 @@ Status sem_DMREP(Hart& h, const Insn& i) {
 
 Status sem_DMCPYI(Hart& h, const Insn& i) {
   if (!h.xdma) return h.illegal(i);
-  return set_rd(h, i, h.xdma->copy(static_cast<uint32_t>(h.x[i.rs1]), i.rs2));
+  return set_rd_answer(h, i, h.xdma->copy(static_cast<uint32_t>(h.x[i.rs1]), i.rs2));
 }
 
 Status sem_DMCPY(Hart& h, const Insn& i) {
   if (!h.xdma) return h.illegal(i);
-  return set_rd(h, i, h.xdma->copy(static_cast<uint32_t>(h.x[i.rs1]), static_cast<uint32_t>(h.x[i.rs2])));
+  return set_rd_answer(h, i, h.xdma->copy(static_cast<uint32_t>(h.x[i.rs1]), static_cast<uint32_t>(h.x[i.rs2])));
 }
 
 Status sem_DMSTATI(Hart& h, const Insn& i) {
   if (!h.xdma) return h.illegal(i);
-  return set_rd(h, i, h.xdma->status(i.rs2));
+  return set_rd_answer(h, i, h.xdma->status(i.rs2));
 }
 
 Status sem_DMSTAT(Hart& h, const Insn& i) {
   if (!h.xdma) return h.illegal(i);
-  return set_rd(h, i, h.xdma->status(static_cast<uint32_t>(h.x[i.rs2])));
+  return set_rd_answer(h, i, h.xdma->status(static_cast<uint32_t>(h.x[i.rs2])));
 }
 
 }  // namespace brisk

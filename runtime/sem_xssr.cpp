@@ -10,11 +10,6 @@ namespace {
 
 uint32_t imm12(const Insn& i) { return (i.raw >> 20) & 0xfff; }
 
-Status set_rd(Hart& h, const Insn& i, uint32_t v) {
-  set_x(h, i.rd, xlen_value(h, v));
-  return Status::Next;
-}
-
 Status write(Hart& h, const Insn& i, uint32_t addr, uint32_t value) {
   if (!h.snitch_core || !h.snitch_core->ssr_write(addr, value)) return h.illegal(i);
   return Status::Next;
@@ -30,12 +25,12 @@ Status frep(Hart& h, const Insn& i, bool outer) {
 
 Status sem_SCFGRI(Hart& h, const Insn& i) {
   if (!h.snitch_core) return h.illegal(i);
-  return set_rd(h, i, h.snitch_core->ssr_read(imm12(i)));
+  return set_rd_answer(h, i, h.snitch_core->ssr_read(imm12(i)));
 }
 
 Status sem_SCFGR(Hart& h, const Insn& i) {
   if (!h.snitch_core) return h.illegal(i);
-  return set_rd(h, i, h.snitch_core->ssr_read(static_cast<uint32_t>(h.x[i.rs2]) & 0xfff));
+  return set_rd_answer(h, i, h.snitch_core->ssr_read(static_cast<uint32_t>(h.x[i.rs2]) & 0xfff));
 }
 
 Status sem_SCFGWI(Hart& h, const Insn& i) { return write(h, i, imm12(i), static_cast<uint32_t>(h.x[i.rs1])); }

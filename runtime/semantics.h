@@ -31,4 +31,10 @@ inline void set_x(Hart& h, unsigned rd, uint64_t v) {
   if (rd != 0) h.x[rd] = v;
 }
 
+// rd = a custom unit's 32-bit answer (Xdma, Xssr), sign-extended to XLEN; the instruction goes on.
+inline Status set_rd_answer(Hart& h, const Insn& i, uint32_t v) {
+  set_x(h, i.rd, xlen_value(h, v));
+  return Status::Next;
+}
+
 }  // namespace brisk

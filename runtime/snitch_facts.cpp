@@ -85,6 +85,13 @@ InsnFacts snitch_facts(const Insn& in) {
     return f;
   }
   f.exec = int_exec(in.op, info.flags);
+  switch (in.op) {
+    case Op::DMCPY: case Op::DMCPYI: case Op::DMSTAT: case Op::DMSTATI: case Op::SCFGR: case Op::SCFGRI:
+      f.accelerator = true;
+      break;
+    default:
+      f.accelerator = f.exec == Exec::Mul || f.exec == Exec::Div;
+  }
   switch (info.fmt) {
     case Fmt::R: case Fmt::A:
       f.dst = in.rd;

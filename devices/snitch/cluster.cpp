@@ -14,11 +14,9 @@ bool memory_op(Exec e) { return e == Exec::Load || e == Exec::Store; }
 MetricMask retired_events(const InsnFacts& f) {
   MetricMask events = bit(Metric::RETIRED_INSTR);
   const bool int_result = f.dst != 0 && f.dst < InsnFacts::kFp;
-  if (f.fp_subsystem) {
-    events |= bit(Metric::ISSUE_CORE_TO_FPU) | bit(Metric::ISSUE_FPU) | bit(Metric::ISSUE_FPU_SEQ);
-    if (int_result) events |= bit(Metric::RETIRED_ACC);
-  } else if (int_result) {
-    if (f.exec == Exec::Mul || f.exec == Exec::Div) {
+  if (f.fp_subsystem) events |= bit(Metric::ISSUE_CORE_TO_FPU) | bit(Metric::ISSUE_FPU) | bit(Metric::ISSUE_FPU_SEQ);
+  if (int_result) {
+    if (f.fp_subsystem || f.accelerator) {
       events |= bit(Metric::RETIRED_ACC);
     } else if (f.exec == Exec::Load) {
       events |= bit(Metric::RETIRED_LOAD);

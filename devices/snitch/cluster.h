@@ -56,11 +56,14 @@ struct InsnFacts {
   bool fp_subsystem = false;
   uint8_t dst = kNone;
   std::array<uint8_t, 3> src = {kNone, kNone, kNone};
+  // Its integer result comes back over the core's accelerator interface: the multiply/divide
+  // unit's, the DMA's (DMCPY(I), DMSTAT(I)) and the SSR configuration's (SCFGR(I)).
+  bool accelerator = false;
 };
 
 // The events one retired instruction adds, one each: RETIRED_INSTR; ISSUE_CORE_TO_FPU, ISSUE_FPU
 // and ISSUE_FPU_SEQ when offloaded to the FP subsystem; for an integer result to rd != 0,
-// RETIRED_ACC (FP subsystem, multiply/divide), RETIRED_LOAD (loads) or RETIRED_I (the rest).
+// RETIRED_ACC (FP subsystem, accelerator), RETIRED_LOAD (loads) or RETIRED_I (the rest).
 MetricMask retired_events(const InsnFacts& f);
 constexpr MetricMask kRetiredEvents =
     bit(Metric::RETIRED_INSTR) | bit(Metric::RETIRED_LOAD) | bit(Metric::RETIRED_I) | bit(Metric::RETIRED_ACC) |

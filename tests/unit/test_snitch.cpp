@@ -174,8 +174,8 @@ constexpr uint8_t F(unsigned n) { return InsnFacts::kFp + n; }
 // A known mix: 3 ALU results to rd != 0, one to x0, a store, 2 loads, a mul, an fadd.d and an fmv.x.d.
 std::vector<InsnFacts> mix() {
   return {alu(5),  alu(6),  alu(0),  alu(7), {Exec::Store, false, InsnFacts::kNone, {10, 5, InsnFacts::kNone}},
-          load(8), load(9), {Exec::Mul, false, 11, {8, 9, InsnFacts::kNone}}, fp(Exec::FpComp64, F(1), F(2), F(3)),
-          fp(Exec::FpNonComp, 12, F(1), InsnFacts::kNone)};
+          load(8), load(9), {Exec::Mul, false, 11, {8, 9, InsnFacts::kNone}, /*accelerator=*/true},
+          fp(Exec::FpComp64, F(1), F(2), F(3)), fp(Exec::FpNonComp, 12, F(1), InsnFacts::kNone)};
 }
 
 // Counters 0-6 count the retired events of `hart`.
@@ -718,6 +718,27 @@ TEST(SnitchFacts, OfDecodedInstructions) {
   EXPECT_EQ(snitch::retired_events(snitch_facts(decode(0x18b6252f, IsaConfig{}))),
             bit(Metric::RETIRED_INSTR) | bit(Metric::RETIRED_LOAD));
   EXPECT_EQ(snitch::retired_events(snitch_facts(decode(0x0001, IsaConfig{}))), bit(Metric::RETIRED_INSTR));
+  // Results over the accelerator interface: MUL/DIV, Xdma's and the SSR configuration's reads.
+  IsaConfig cluster;
+  for (Ext e : {Ext::Xdma, Ext::Xssr, Ext::Xfrep}) cluster.on.set(static_cast<size_t>(e));
+  const uint32_t acc[] = {0x02c58533,   // mul a0, a1, a2
+                          0x0425852b,   // dmcpyi a0, a1, 2
+                          0x06b5852b,   // dmcpy a0, a1, a1
+                          0x0830052b,   // dmstati a0, 3
+                          0x0ab0052b,   // dmstat a0, a1
+                          0x0200152b,   // scfgri a0, 32
+                          0x00b0952b};  // scfgr a0, a1
+  for (uint32_t raw : acc) {
+    const Insn in = decode(raw, cluster);
+    ASSERT_NE(in.op, brisk::Op::ILLEGAL) << std::hex << raw;
+    EXPECT_TRUE(snitch_facts(in).accelerator) << std::hex << raw;
+    EXPECT_EQ(snitch::retired_events(snitch_facts(in)), bit(Metric::RETIRED_INSTR) | bit(Metric::RETIRED_ACC))
+        << std::hex << raw;
+  }
+  // ... to x0 they count as retired only; dmsrc and scfgwi write no register.
+  for (uint32_t raw : {0x0425802bu /* dmcpyi x0, a1, 2 */, 0x00b5002bu /* dmsrc a0, a1 */,
+                       0x3ff5202bu /* scfgwi a0, 1023 */})
+    EXPECT_EQ(snitch::retired_events(snitch_facts(decode(raw, cluster))), bit(Metric::RETIRED_INSTR)) << std::hex << raw;
 }
 
 }  // namespace
