@@ -14,6 +14,9 @@ struct Device {
   // (the hart raises an access fault).
   virtual bool read(uint64_t offset, unsigned size, uint64_t& value) = 0;
   virtual bool write(uint64_t offset, unsigned size, uint64_t value) = 0;
+  // For a device that is plain memory (an SRAM): host bytes of [offset, offset + size), which
+  // atomics act on in place. nullptr for any other device: atomics on it fault.
+  virtual uint8_t* memory(uint64_t offset, uint64_t size) { return nullptr; }
   // Called by the machine between slices of execution, with the current time: polls input,
   // re-evaluates timers. Returns the next time (in timebase ticks) the device wants to be polled
   // again for a deadline of its own, or UINT64_MAX.

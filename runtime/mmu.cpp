@@ -220,13 +220,16 @@ void* SystemMemory::amo(Hart& h, uint64_t va, unsigned size) {
   uint64_t pa;
   unsigned level;
   if (!translate(h, va, Access::Write, pa, level)) return nullptr;
-  uint8_t* p = bus_.ram_ptr(pa, size);
-  if (!p) {  // atomics on MMIO are not supported by any device here
-    fault(h, va, Access::Write, false);
-    return nullptr;
+  if (uint8_t* p = bus_.ram_ptr(pa, size)) {
+    if (bus_.has_code(pa) && hooks_.invalidate_page) hooks_.invalidate_page(h, pa & ~kPageMask);
+    return p;
   }
-  if (bus_.has_code(pa) && hooks_.invalidate_page) hooks_.invalidate_page(h, pa & ~kPageMask);
-  return p;
+  // Outside RAM only a device that is plain memory takes atomics (the Snitch cluster's TCDM).
+  uint64_t offset;
+  if (Device* dev = bus_.device_at(pa, offset))
+    if (uint8_t* p = dev->memory(offset, size)) return p;
+  fault(h, va, Access::Write, false);
+  return nullptr;
 }
 
 bool SystemMemory::fetch16(Hart& h, uint64_t va, uint16_t& out) {

@@ -85,8 +85,6 @@ Status csr_op(Hart& h, const Insn& i, csr::CsrOp op, bool read, bool write, uint
   return Status::Next;
 }
 
-constexpr uint64_t kCacheBlock = 64;  // Zicbom/Zicboz block size, advertised as riscv,cbo*-block-size
-
 }  // namespace
 
 // --- RV64I ---

@@ -26,6 +26,8 @@ inline bool fence_orders_store_load(const Insn& i) {
   return (i.imm & kPredW) && (i.imm & kSuccR) && ((i.imm >> 8) & 0xf) != kFmTso;
 }
 
+constexpr uint64_t kCacheBlock = 64;  // Zicbom/Zicboz block size, advertised as riscv,cbo*-block-size
+
 // Writes x[rd], keeping x0 hard-wired to zero.
 inline void set_x(Hart& h, unsigned rd, uint64_t v) {
   if (rd != 0) h.x[rd] = v;

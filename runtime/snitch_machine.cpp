@@ -12,6 +12,7 @@
 #include "runtime/diag.h"
 #include "runtime/error.h"
 #include "runtime/input_file.h"
+#include "runtime/semantics.h"
 #include "runtime/snitch_facts.h"
 
 namespace brisk {
@@ -50,8 +51,7 @@ class SnitchMachine::Sram final : public Device {
     std::memcpy(bytes_.data() + offset, &value, size);
     return true;
   }
-  // [offset, offset + size) of the window, or nullptr.
-  uint8_t* at(uint64_t offset, uint64_t size) {
+  uint8_t* memory(uint64_t offset, uint64_t size) override {
     return offset < bytes_.size() && size <= bytes_.size() - offset ? bytes_.data() + offset : nullptr;
   }
 
@@ -76,7 +76,7 @@ class SnitchMachine::ClusterMemory final : public snitch::HostMemory {
   ClusterMemory(Bus& bus, Sram& tcdm) : bus_(bus), tcdm_(tcdm) {}
   uint8_t* at(uint64_t addr, uint64_t size) override {
     if (uint8_t* p = bus_.ram_ptr(addr, size)) return p;
-    return tcdm_.at(addr - snitch::kTcdmBase, size);
+    return tcdm_.memory(addr - snitch::kTcdmBase, size);
   }
 
  private:
@@ -359,8 +359,14 @@ Status SnitchMachine::run_insn(unsigned hart, const Insn& in, const snitch::Insn
     }
   }
   const uint64_t instret = h.instret;
+  // An SC stores only if it holds the reservation: a failing one must not end the others'.
+  const bool stores = (in.op != Op::SC_W && in.op != Op::SC_D) || h.reservation == addr;
   const Status st = interp_.execute(h, in);
   if (st == Status::Trap) return st;
+  if ((in.flags() & kStore) && stores) {
+    if (in.op == Op::CBO_ZERO) break_reservations(hart, addr & ~uint64_t(kCacheBlock - 1), kCacheBlock);
+    else break_reservations(hart, addr, 8);
+  }
   if (repeat) {
     h.instret = instret;  // the sequencer's repeats retire nothing on the core
     cluster_->sequence(hart, facts, addr);
@@ -370,9 +376,20 @@ Status SnitchMachine::run_insn(unsigned hart, const Insn& in, const snitch::Insn
   if (push >= 0) {
     const uint32_t at = port->next(push);
     if (!mem_store(h, at, h.f[push])) return Status::Trap;
+    break_reservations(hart, at, 8);
     cluster_->stream_access(hart, at);
   }
   return st;
+}
+
+// brisk's SC compares the value its LR loaded, which would miss another hart's store of the same
+// value: a store ends the other harts' reservations on the bytes it may have written (at most 8 from
+// addr; a wider reservation set is the spec's to allow).
+void SnitchMachine::break_reservations(unsigned hart, uint64_t addr, uint64_t size) {
+  for (unsigned i = 0; i < harts_.size(); i++) {
+    uint64_t& r = harts_[i]->reservation;
+    if (i != hart && r != ~0ull && r < addr + size && addr < r + 8) r = ~0ull;
+  }
 }
 
 void SnitchMachine::run_frep(unsigned hart, const SnitchCorePort::Frep& f) {

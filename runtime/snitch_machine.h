@@ -57,6 +57,7 @@ class SnitchMachine final : public InterruptSink {
   // Runs `in` at h.pc with the hart's SSRs around it and tells the model (retire, or sequence for
   // an FREP repeat); Status::Trap with h.trap set, the trap not taken.
   Status run_insn(unsigned hart, const Insn& in, const snitch::InsnFacts& facts, bool repeat);
+  void break_reservations(unsigned hart, uint64_t addr, uint64_t size);
   // The FREP that just retired: its body, issued once by the core and repeated by the sequencer.
   void run_frep(unsigned hart, const SnitchCorePort::Frep& f);
   void trap(unsigned hart);
