@@ -110,8 +110,8 @@ class SnitchMachine::DmaPort final : public XdmaPort {
 };
 
 // A compute core's three SSRs (ft0-ft2) and its FREP sequencer's pending loop (docs/snitch.md,
-// "SSRs" and "FREP"). Only the configuration and the address walk live here; the machine moves the
-// elements around the FP instructions (SnitchMachine::run).
+// "SSRs" and "FREP"). The configuration and the address walk are snitch::Ssr's; the machine moves
+// the elements around the FP instructions (run_insn).
 class SnitchMachine::CorePort final : public SnitchCorePort {
  public:
   static constexpr unsigned kStreams = 3;
@@ -119,81 +119,29 @@ class SnitchMachine::CorePort final : public SnitchCorePort {
 
   uint32_t ssr_read(uint32_t addr) override {
     const unsigned ssr = addr & 31, word = addr >> 5;
-    if (ssr >= kStreams) return 0;
-    const Stream& s = streams_[ssr];
-    switch (word) {
-      case 0:  // status: the pointer's bits 26:0 under done, write, dims - 1, indirection (0)
-        return (s.ptr & 0x07ffffffu) | uint32_t{!s.active} << 31 | uint32_t{s.write} << 30 | s.dims << 28;
-      case 1: return s.repeat;
-      case 2: case 3: case 4: case 5: return s.bounds[word - 2];
-      case 6: case 7: case 8: case 9: return s.strides[word - 6];
-      case 10: return s.idx_cfg;
-      case 11: return s.idx_base;
-      default: return word >= 16 && word < 32 ? s.ptr : 0;
-    }
+    return ssr < kStreams ? streams_[ssr].read(word) : 0;
   }
   bool ssr_write(uint32_t addr, uint32_t value) override {
     const unsigned ssr = addr & 31, word = addr >> 5;
-    if (word >= 16 && word < 24) return false;  // indirect streams: not implemented, illegal
     if (ssr == kBroadcast) {
-      for (Stream& s : streams_) write(s, word, value);
+      // All or nothing: an indirect start is illegal when one SSR cannot run it (SSR 2).
+      for (const snitch::Ssr& s : streams_)
+        if (!s.can_write(word)) return false;
+      for (snitch::Ssr& s : streams_) s.write(word, value);
     } else if (ssr < kStreams) {
-      write(streams_[ssr], word, value);
+      if (!streams_[ssr].can_write(word)) return false;
+      streams_[ssr].write(word, value);
     }
     return true;
   }
   void frep(const Frep& f) override { frep_ = f; }
 
   std::optional<Frep> take_frep() { return std::exchange(frep_, std::nullopt); }
-  // The next element's address of a read (pop) or write (push) stream on ft`n`, false when ft`n`
-  // has no active stream of that direction. A read stream gives each element repeat + 1 times.
-  bool can(unsigned n, bool write) const { return streams_[n].active && streams_[n].write == write; }
-  uint32_t next(unsigned n) {
-    Stream& s = streams_[n];
-    const uint32_t addr = s.ptr;
-    if (!s.write && s.rep < s.repeat) {
-      s.rep++;
-      return addr;
-    }
-    s.rep = 0;
-    // The lowest dimension not at its bound steps; those below wrap. The strides are relative
-    // (the runtime subtracts what the lower dimensions walked), so the pointer only adds.
-    for (unsigned d = 0; d <= s.dims; d++) {
-      if (s.idx[d] < s.bounds[d]) {
-        s.idx[d]++;
-        s.ptr += s.strides[d];
-        return addr;
-      }
-      s.idx[d] = 0;
-    }
-    s.active = false;  // the last element: done
-    return addr;
-  }
+  snitch::Ssr& stream(unsigned n) { return streams_[n]; }
 
  private:
-  struct Stream {
-    uint32_t repeat = 0, bounds[4] = {}, strides[4] = {}, idx_cfg = 0, idx_base = 0;
-    uint32_t ptr = 0, idx[4] = {}, rep = 0, dims = 0;
-    bool active = false, write = false;
-  };
-  static void write(Stream& s, unsigned word, uint32_t value) {
-    if (word == 1) s.repeat = value;
-    else if (word >= 2 && word <= 5) s.bounds[word - 2] = value;
-    else if (word >= 6 && word <= 9) s.strides[word - 6] = value;
-    else if (word == 10) s.idx_cfg = value;
-    else if (word == 11) s.idx_base = value;
-    else if (word >= 24 && word < 32) {  // start: bit 2 write, bits 1:0 dims - 1
-      s.ptr = value;
-      s.write = word & 4;
-      s.dims = word & 3;
-      s.rep = 0;
-      for (uint32_t& i : s.idx) i = 0;
-      s.active = true;
-    }
-    // word 0 (status) is read-only; 12-15 are reserved
-  }
-
-  Stream streams_[kStreams];
+  // The default cluster: SSRs 0 and 1 have indirection; SSR 2 is the intersector's slave.
+  snitch::Ssr streams_[kStreams] = {snitch::Ssr(true), snitch::Ssr(true), snitch::Ssr(false)};
   std::optional<Frep> frep_;
 };
 
@@ -325,6 +273,18 @@ void SnitchMachine::trap(unsigned hart) {
   cluster_->trap(hart);
 }
 
+bool SnitchMachine::fetch_index(unsigned hart, snitch::Ssr& s) {
+  const std::optional<uint32_t> at = s.index_fetch();
+  if (!at) return true;
+  // A whole 64-bit word of indices, on the SSR's own TCDM port as its elements are; a fault is
+  // the instruction's, with the walk not moved.
+  uint64_t word;
+  if (!mem_load(*harts_[hart], *at, word)) return false;
+  s.index_word(word);
+  cluster_->stream_access(hart, *at);
+  return true;
+}
+
 Status SnitchMachine::run_insn(unsigned hart, const Insn& in, const snitch::InsnFacts& facts, bool repeat) {
   Hart& h = *harts_[hart];
   const uint64_t pc = h.pc;
@@ -347,11 +307,12 @@ Status SnitchMachine::run_insn(unsigned hart, const Insn& in, const snitch::Insn
       if (stream_reg(r)) pops |= 1u << (r - snitch::InsnFacts::kFp);
     if (stream_reg(facts.dst)) push = facts.dst - snitch::InsnFacts::kFp;
     for (unsigned n = 0; n < CorePort::kStreams; n++)
-      if ((pops >> n & 1) && !port->can(n, false)) return h.illegal(in);
-    if (push >= 0 && !port->can(push, true)) return h.illegal(in);
+      if ((pops >> n & 1) && !port->stream(n).can(false)) return h.illegal(in);
+    if (push >= 0 && !port->stream(push).can(true)) return h.illegal(in);
     for (unsigned n = 0; n < CorePort::kStreams; n++) {
       if (!(pops >> n & 1)) continue;
-      const uint32_t at = port->next(n);
+      if (!fetch_index(hart, port->stream(n))) return Status::Trap;
+      const uint32_t at = port->stream(n).next();
       uint64_t v;
       if (!mem_load(h, at, v)) return Status::Trap;
       h.f[n] = v;
@@ -374,7 +335,8 @@ Status SnitchMachine::run_insn(unsigned hart, const Insn& in, const snitch::Insn
     cluster_->retire(hart, pc, facts, addr);
   }
   if (push >= 0) {
-    const uint32_t at = port->next(push);
+    if (!fetch_index(hart, port->stream(push))) return Status::Trap;
+    const uint32_t at = port->stream(push).next();
     if (!mem_store(h, at, h.f[push])) return Status::Trap;
     break_reservations(hart, at, 8);
     cluster_->stream_access(hart, at);

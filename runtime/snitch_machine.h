@@ -11,6 +11,7 @@
 
 #include "devices/clint.h"
 #include "devices/snitch/cluster.h"
+#include "devices/snitch/ssr.h"
 #include "devices/snitch_periph.h"
 #include "runtime/bus.h"
 #include "runtime/interp.h"
@@ -58,6 +59,9 @@ class SnitchMachine final : public InterruptSink {
   // an FREP repeat); Status::Trap with h.trap set, the trap not taken.
   Status run_insn(unsigned hart, const Insn& in, const snitch::InsnFacts& facts, bool repeat);
   void break_reservations(unsigned hart, uint64_t addr, uint64_t size);
+  // An indirect stream's next index word, if the SSR needs it: loaded and told to the model.
+  // False with h.trap set on a fault.
+  bool fetch_index(unsigned hart, snitch::Ssr& s);
   // The FREP that just retired: its body, issued once by the core and repeated by the sequencer.
   void run_frep(unsigned hart, const SnitchCorePort::Frep& f);
   void trap(unsigned hart);

@@ -11,6 +11,7 @@
 #include "devices/snitch_periph.h"
 #include "runtime/snitch_facts.h"
 #include "devices/snitch/cluster.h"
+#include "devices/snitch/ssr.h"
 #include "tests/unit/fake_sink.h"
 
 namespace brisk {
@@ -670,6 +671,117 @@ TEST_F(ICacheTest, HartsHaveTheirOwnL0) {
   EXPECT_EQ(counter(5), 1u);
   // Hart 1's miss found the line hart 0 brought into the L1.
   EXPECT_EQ(counter(4), kRefill);
+}
+
+// ------------------------------------------------------------------------------------ SSR walks
+
+// An indirect stream's elements, fetching index words from `mem` (at word address - base) as the
+// SSR asks for them; `fetches` collects the index words' addresses.
+std::vector<uint32_t> walk(snitch::Ssr& s, const std::vector<uint8_t>& mem, uint32_t base, unsigned n,
+                           std::vector<uint32_t>& fetches) {
+  std::vector<uint32_t> out;
+  for (unsigned i = 0; i < n && s.can(false); i++) {
+    if (const auto at = s.index_fetch()) {
+      fetches.push_back(*at);
+      uint64_t w = 0;
+      std::memcpy(&w, &mem[*at - base], 8);
+      s.index_word(w);
+    }
+    out.push_back(s.next());
+  }
+  return out;
+}
+
+TEST(SnitchSsr, IndirectGatherWithIndexSizesAndShift) {
+  constexpr uint32_t kIdx = 0x10002000, kData = 0x10001000;
+  std::vector<uint8_t> mem(64);
+  const uint16_t i16[6] = {5, 0, 63, 7, 7, 12};
+  std::memcpy(&mem[0], i16, sizeof i16);
+  snitch::Ssr s(true);
+  s.write(snitch::Ssr::kIdxCfg, 1);  // 16-bit indices, shift 0
+  s.write(snitch::Ssr::kIdxBase, kData);
+  s.write(snitch::Ssr::kBound0, 5);
+  ASSERT_TRUE(s.can_write(snitch::Ssr::kIndirStart));
+  s.write(snitch::Ssr::kIndirStart, kIdx);
+  EXPECT_EQ(s.read(0), snitch::Ssr::kIndir | (kIdx & snitch::Ssr::kPointerMask));
+  std::vector<uint32_t> fetches;
+  const auto got = walk(s, mem, kIdx, 10, fetches);
+  ASSERT_EQ(got.size(), 6u);
+  for (unsigned k = 0; k < 6; k++) EXPECT_EQ(got[k], kData + 8 * i16[k]) << k;
+  // Four 16-bit indices a word: two words, each fetched once.
+  EXPECT_EQ(fetches, (std::vector<uint32_t>{kIdx, kIdx + 8}));
+  EXPECT_EQ(s.read(0), snitch::Ssr::kDone | snitch::Ssr::kIndir | ((kIdx + 8) & snitch::Ssr::kPointerMask));
+
+  // 8-bit indices from byte 6 of a word, shift 2 (32-byte elements): words 0 and 1.
+  const uint8_t i8[4] = {1, 2, 3, 4};
+  std::memcpy(&mem[6], i8, 4);
+  s.write(snitch::Ssr::kIdxCfg, 0x200);
+  s.write(snitch::Ssr::kBound0, 3);
+  s.write(snitch::Ssr::kIndirStart, kIdx + 6);
+  fetches.clear();
+  EXPECT_EQ(walk(s, mem, kIdx, 10, fetches),
+            (std::vector<uint32_t>{kData + 32, kData + 64, kData + 96, kData + 128}));
+  EXPECT_EQ(fetches, (std::vector<uint32_t>{kIdx, kIdx + 8}));
+
+  // 32-bit indices with repeat 2: each element three times, one fetch per word.
+  const uint32_t i32[3] = {9, 1, 100};
+  std::memcpy(&mem[16], i32, sizeof i32);
+  s.write(snitch::Ssr::kIdxCfg, 2);
+  s.write(snitch::Ssr::kRepeat, 2);
+  s.write(snitch::Ssr::kBound0, 2);
+  s.write(snitch::Ssr::kIndirStart + 1, kIdx + 16);  // 2-D: the same walk, dims 1 in the status
+  EXPECT_EQ(s.read(0) >> snitch::Ssr::kDimsShift & 3, 1u);
+  fetches.clear();
+  EXPECT_EQ(walk(s, mem, kIdx, 20, fetches),
+            (std::vector<uint32_t>{kData + 72, kData + 72, kData + 72, kData + 8, kData + 8, kData + 8,
+                                   kData + 800, kData + 800, kData + 800}));
+  EXPECT_EQ(fetches, (std::vector<uint32_t>{kIdx + 16, kIdx + 24}));
+}
+
+TEST(SnitchSsr, IndirectWritesIgnoreRepeat) {
+  constexpr uint32_t kIdx = 0x10002000;
+  std::vector<uint8_t> mem(16);
+  const uint64_t i64[2] = {3, 2};
+  std::memcpy(&mem[0], i64, sizeof i64);
+  snitch::Ssr s(true);
+  s.write(snitch::Ssr::kIdxCfg, 3 | 1 << 8);  // 64-bit indices, 16-byte elements
+  s.write(snitch::Ssr::kRepeat, 4);
+  s.write(snitch::Ssr::kBound0, 1);
+  s.write(snitch::Ssr::kIndirStart + 4, kIdx);
+  EXPECT_EQ(s.read(0), snitch::Ssr::kWrite | snitch::Ssr::kIndir | (kIdx & snitch::Ssr::kPointerMask));
+  EXPECT_TRUE(s.can(true));
+  std::vector<uint32_t> fetches;
+  std::vector<uint32_t> got;
+  while (s.can(true)) {
+    if (const auto at = s.index_fetch()) {
+      fetches.push_back(*at);
+      uint64_t w;
+      std::memcpy(&w, &mem[*at - kIdx], 8);
+      s.index_word(w);
+    }
+    got.push_back(s.next());
+  }
+  EXPECT_EQ(got, (std::vector<uint32_t>{48, 32}));  // idx_base 0
+  EXPECT_EQ(fetches, (std::vector<uint32_t>{kIdx, kIdx + 8}));
+}
+
+TEST(SnitchSsr, ConfigWordsAndIllegalStarts) {
+  snitch::Ssr gather(true), slave(false);
+  gather.write(snitch::Ssr::kIdxCfg, 0xfffffff5);
+  EXPECT_EQ(gather.read(snitch::Ssr::kIdxCfg), 0x10701u);  // size 1:0, shift 10:8, merge 16
+  gather.write(snitch::Ssr::kIdxBase, 0x1000000f);
+  EXPECT_EQ(gather.read(snitch::Ssr::kIdxBase), 0x10000008u);
+  EXPECT_EQ(gather.read(0), snitch::Ssr::kDone);  // nothing started
+  for (unsigned w = 16; w < 24; w++) {
+    EXPECT_EQ(gather.can_write(w), (w & 3) < 2) << w;  // dims 3-4 are the intersector's
+    EXPECT_FALSE(slave.can_write(w)) << w;
+  }
+  for (unsigned w = 24; w < 32; w++) EXPECT_TRUE(slave.can_write(w)) << w;
+  // An affine start after an indirect one clears the indirection.
+  gather.write(snitch::Ssr::kIndirStart, 0x10000000);
+  gather.write(snitch::Ssr::kStart, 0x10000100);
+  EXPECT_EQ(gather.read(0), 0x100u);
+  EXPECT_FALSE(gather.index_fetch());
 }
 
 // ------------------------------------------------------------------- facts of decoded instructions
