@@ -1,7 +1,8 @@
 /* SSR streams (docs/snitch.md, "SSRs"), on hart 0: a 2-D read stream with repeat on ft0 checked
  * element by element, a write stream on ft2 with a stride, the config words read back with SCFGRI
  * and SCFGR, SSR 31's broadcast, and the illegal cases: an FP read of a stream that ran out, a
- * write to a read stream's register, an indirect stream. */
+ * write to a read stream's register, an indirect stream on SSR 2 (tests/snitch/ssr_indirect.c
+ * has the others). */
 #include "ssr.h"
 
 #define M ((volatile double *)(TCDM_BASE + 0x2000)) /* 4 rows of 6 */
@@ -60,14 +61,14 @@ int main(unsigned hart) {
   scfgwi(12, SSR_BOUND(3), 2);
   scfgwi(-8, SSR_STRIDE(0), 2);
   scfgw(0x123, SSR_ADDR(SSR_STRIDE(3), 2));
-  scfgw(0x77, SSR_ADDR(10, 2));
+  scfgw(0x10777, SSR_ADDR(10, 2));
   scfgw(0x88, SSR_ADDR(11, 2));
   CHECK(5, scfgri(SSR_REPEAT, 2));
   CHECK(11, scfgri(SSR_BOUND(0), 2));
   CHECK(12, scfgr(SSR_ADDR(SSR_BOUND(3), 2)));
   CHECK((uint32_t)-8, scfgri(SSR_STRIDE(0), 2));
   CHECK(0x123, scfgri(SSR_STRIDE(3), 2));
-  CHECK(0x77, scfgri(10, 2));
+  CHECK(0x10703, scfgri(10, 2)); /* size 1:0, shift 10:8, merge 16 */
   CHECK(0x88, scfgr(SSR_ADDR(11, 2)));
   CHECK(0, scfgri(SSR_REPEAT, 1));
   CHECK(SSR_DONE, scfgri(0, 1)); /* nothing started: done */
@@ -121,7 +122,8 @@ int main(unsigned hart) {
   scfgwi(0, SSR_REPEAT, 2);
 
   /* Illegal: a read of ft0 whose stream is done, a write of ft0 (a read stream's register), ft2
-   * with no write stream; the indirect start words 16-23. With SSRs disabled ft0 is a register. */
+   * with no write stream; the indirect start words 16-23 on SSR 2. With SSRs disabled ft0 is a
+   * register. */
   unsigned n[3];
   csr_write(mtvec, (uintptr_t)raw_handler);
   ssr_enable();
@@ -141,7 +143,7 @@ int main(unsigned hart) {
   CHECK(3, n[2]);
   CHECK(1, (scfgri(0, 0) & SSR_DONE) == 0); /* the fcvt.d.w to ft0 moved nothing */
   trap_handler = on_illegal;
-  scfgwi((uintptr_t)OUT, 16, 0);
+  scfgwi((uintptr_t)OUT, 16, 2);
   CHECK(1, illegal_count);
   CHECK(CAUSE_ILLEGAL, illegal_cause);
   __asm__ volatile("fcvt.d.w ft0, %0\nfsd ft0, 0(%1)" ::"r"(99), "r"(OUT + 41) : "ft0", "memory");
