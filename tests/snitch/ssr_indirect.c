@@ -2,8 +2,8 @@
  * 16- and 32-bit indices (element address idx_base + index * 8 << shift), a sub-word start, repeat,
  * a scatter through ft1, an FREP gather copied by an affine write stream, an FREP sum whose TCDM
  * requests are the index words plus the elements, status word 0 (bit 27) before and after, idx_cfg
- * and idx_base read back, and the starts that stay illegal: SSR 2 (the intersector's slave), SSR
- * 31's broadcast, dims 3 and 4 (intersection). */
+ * and idx_base read back, a fault on an index word, and the starts that stay illegal: SSR 2 (the
+ * intersector's slave), SSR 31's broadcast, dims 3 and 4 (intersection). */
 #include "ssr.h"
 
 #define D ((volatile double *)(TCDM_BASE + 0x1000)) /* 64 doubles */
@@ -30,7 +30,7 @@ static uint64_t on_illegal(uint64_t cause, uint64_t epc) {
 
 /* With SSRs enabled the runtime's trap entry (which saves ft0-ft2) would stream too: a stream that
  * ran out early traps here instead, counted and skipped, so that the checks fail cleanly. */
-static volatile uint32_t raw_count;
+static volatile uint32_t raw_count, raw_cause;
 __attribute__((naked, aligned(4))) static void raw_handler(void) {
   __asm__ volatile(
       "addi sp, sp, -16\n"
@@ -42,6 +42,9 @@ __attribute__((naked, aligned(4))) static void raw_handler(void) {
       "la t0, raw_count\n"
       "lw t1, 0(t0)\n"
       "addi t1, t1, 1\n"
+      "sw t1, 0(t0)\n"
+      "la t0, raw_cause\n"
+      "csrr t1, mcause\n"
       "sw t1, 0(t0)\n"
       "lw t0, 0(sp)\n"
       "lw t1, 4(sp)\n"
@@ -201,6 +204,18 @@ int main(unsigned hart) {
   CHECK(SSR_DONE | SSR_INDIR | PTR(IDX32 + 18), scfgri(0, 0));
 
   CHECK(0, raw_count);
+
+  /* An index word where there is no memory: the pop is a load access fault and the walk does
+   * not move (with 64-bit indices a step would move the pointer to the next word). */
+  scfgwi(IDX_CFG(3, 0), SSR_IDX_CFG, 0);
+  scfgwi(3, SSR_BOUND(0), 0);
+  scfgwi(0x1000, SSR_IREAD(1), 0);
+  ssr_enable();
+  pop0();
+  ssr_disable();
+  CHECK(1, raw_count);
+  CHECK(CAUSE_LOAD_ACCESS, raw_cause);
+  CHECK(SSR_INDIR | 0x1000, scfgri(0, 0));
   csr_write(mtvec, mtvec);
 
   /* Still illegal, and nothing changes: an indirect start on SSR 2 or through SSR 31 (SSR 2
