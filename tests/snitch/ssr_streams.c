@@ -17,31 +17,6 @@ static uint64_t on_illegal(uint64_t cause, uint64_t epc) {
   return epc + 4;
 }
 
-/* The illegal cases run with SSRs enabled, where the runtime's trap entry (which saves the FP
- * registers, ft0-ft2 among them) would stream too: a handler of our own that touches no FP
- * register counts the traps and skips the instruction. */
-static volatile uint32_t raw_count, raw_cause;
-__attribute__((naked, aligned(4))) static void raw_handler(void) {
-  __asm__ volatile(
-      "addi sp, sp, -16\n"
-      "sw t0, 0(sp)\n"
-      "sw t1, 4(sp)\n"
-      "csrr t0, mepc\n"
-      "addi t0, t0, 4\n"
-      "csrw mepc, t0\n"
-      "la t0, raw_count\n"
-      "lw t1, 0(t0)\n"
-      "addi t1, t1, 1\n"
-      "sw t1, 0(t0)\n"
-      "la t0, raw_cause\n"
-      "csrr t1, mcause\n"
-      "sw t1, 0(t0)\n"
-      "lw t0, 0(sp)\n"
-      "lw t1, 4(sp)\n"
-      "addi sp, sp, 16\n"
-      "mret\n");
-}
-
 /* One element of ft0's stream, stored by fsd (its data operand reads ft0). */
 static inline double pop0(void) {
   double v;
