@@ -23,15 +23,15 @@ bool Ssr::can_write(unsigned word) const {
 
 void Ssr::write(unsigned word, uint32_t value) {
   if (word == kRepeat) {
-    repeat_ = value;
+    repeat_ = value & kRepeatMask;
   } else if (word >= kBound0 && word < kBound0 + 4) {
     bounds_[word - kBound0] = value;
   } else if (word >= kStride0 && word < kStride0 + 4) {
-    strides_[word - kStride0] = value;
+    strides_[word - kStride0] = value & kWordMask;
   } else if (word == kIdxCfg) {
     idx_cfg_ = value & kIdxCfgMask;  // the fields the hardware keeps
   } else if (word == kIdxBase) {
-    idx_base_ = value & ~7u;  // the hardware keeps word addresses
+    idx_base_ = value & kWordMask;
   } else if (word >= kIndirStart && word < 32 && can_write(word)) {
     // Start: bit 3 no indirection, bit 2 write, bits 1:0 dims - 1. Only the walk resets: bounds,
     // strides, repeat and the index config keep their values.

@@ -20,6 +20,8 @@ class Ssr {
   // idx_cfg: size 1:0 (index bytes = 1 << size), shift 10:8, merge flag 16 (the default cluster's
   // 2-bit size, 3-bit shift and one flag; the other bits read 0).
   static constexpr uint32_t kIdxCfgMask = 0x3u | 0x7u << 8 | 1u << 16;
+  // The default cluster's repeat counter has 4 bits; strides, like idx_base, are word addresses.
+  static constexpr uint32_t kRepeatMask = 0xf, kWordMask = ~7u;
 
   // `indirect`: whether the SSR runs indirect streams of its own (the default cluster's SSRs 0
   // and 1; SSR 2's indirector serves only the intersector, which brisk does not model).
