@@ -1,5 +1,6 @@
 #include "runtime/snitch_machine.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -331,8 +332,10 @@ Status SnitchMachine::run_insn(unsigned hart, const Insn& in, const snitch::Insn
   if (repeat) {
     h.instret = instret;  // the sequencer's repeats retire nothing on the core
     cluster_->sequence(hart, facts, addr);
-  } else {
+  } else if (timed_) {
     cluster_->retire(hart, pc, facts, addr);
+  } else {
+    cluster_->retire_untimed(hart, facts);
   }
   if (push >= 0) {
     if (!fetch_index(hart, port->stream(push))) return Status::Trap;
@@ -428,6 +431,18 @@ void SnitchMachine::step(unsigned hart) {
   }
 }
 
+uint64_t SnitchMachine::run_quantum(unsigned hart) {
+  uint64_t n = opt_.quantum;
+  if (opt_.limits.max_insns) n = std::min(n, opt_.limits.max_insns - std::min(opt_.limits.max_insns, retired()));
+  timed_ = false;
+  // The turn ends early where cycle order matters again: the hart waits (barrier, wfi, the DMA
+  // queue), or a counter now selects a timing metric.
+  uint64_t k = 0;
+  for (; k < n && !stopped_ && !cluster_->waiting(hart) && untimed(); k++) step(hart);
+  timed_ = true;
+  return k;
+}
+
 void SnitchMachine::idle() {
   const uint64_t next = clint_->poll(clock_->now());
   bool waits_for_interrupt = false;
@@ -448,16 +463,21 @@ SystemResult SnitchMachine::run() {
   std::vector<Hart*> harts;
   for (auto& h : harts_) harts.push_back(h.get());
   limiter_.start(harts);
-  for (uint64_t steps = 0; !stopped_; steps++) {
+  for (uint64_t steps = 0, next_check = 0; !stopped_;) {
     // MTIP in the cycle mtime reaches mtimecmp; a store to the CLINT asks for a look at once.
     if (clock_->now() >= next_timer_) next_timer_ = clint_->poll(clock_->now());
     const unsigned hart = cluster_->next_hart();
     if (hart == snitch::Cluster::kNoHart) {
       idle();
+      steps++;
+    } else if (untimed()) {
+      steps += run_quantum(hart);
     } else {
       step(hart);
+      steps++;
     }
-    if (steps % kLimitCheck == 0 || (opt_.limits.max_insns && retired() >= opt_.limits.max_insns)) {
+    if (steps >= next_check || (opt_.limits.max_insns && retired() >= opt_.limits.max_insns)) {
+      next_check = steps + kLimitCheck;
       if (limiter_.reached(*harts_[0], retired())) stop(limiter_.status());
       if (htif_ && !stopped_) poll_htif();  // a request the store check missed (a misaligned store)
     }

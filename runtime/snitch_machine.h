@@ -55,6 +55,11 @@ class SnitchMachine final : public InterruptSink {
   void load_program();
   // Runs one instruction of `hart` (or takes its interrupt or exception) and tells the model.
   void step(unsigned hart);
+  // Quantum mode (docs/snitch.md): no enabled counter selects a timing metric, so `hart` runs up to
+  // --quantum instructions on its turn, each retired untimed.
+  bool untimed() const { return opt_.quantum && !(cluster_->counters().selected() & snitch::kTimingMetrics); }
+  // Returns the steps it took.
+  uint64_t run_quantum(unsigned hart);
   // Runs `in` at h.pc with the hart's SSRs around it and tells the model (retire, or sequence for
   // an FREP repeat); Status::Trap with h.trap set, the trap not taken.
   Status run_insn(unsigned hart, const Insn& in, const snitch::InsnFacts& facts, bool repeat);
@@ -100,6 +105,7 @@ class SnitchMachine final : public InterruptSink {
     snitch::InsnFacts facts;
   };
   std::array<FactsEntry, 4096> facts_;
+  bool timed_ = true;  // run_insn retires through the cycle model
   bool stopped_ = false;
   int exit_code_ = 0;
 };

@@ -51,6 +51,7 @@ struct SystemOptions {
   profile::Recorder* recorder = nullptr;  // --record (ctr must hold its CTR options)
   std::string vmlinux;  // --vmlinux: the kernel's ELF with symbols, for the recording's MMAP2
   TraceOptions trace;   // --trace, --trace-config, --trace-opts
+  uint64_t quantum = 0;  // --quantum (-M snitch): instructions per turn while no timing metric counts
 };
 
 struct SystemResult {

@@ -427,6 +427,11 @@ int main(int argc, char** argv) {
                      "Machine model: virt, or snitch (a Snitch cluster, docs/snitch.md: --kernel PROG.elf, "
                      "the interpreter, --cpu " + std::string(brisk::kSnitchCpu) + " unless given)")
       ->check(CLI::IsMember({"virt", "snitch"}));
+  system->add_option("--quantum", sys.quantum,
+                     "-M snitch: while no enabled performance counter selects a timing metric (CYCLE, TCDM_*, "
+                     "ICACHE_*), run each hart N instructions per turn, one cycle each, instead of in cycle order "
+                     "(docs/snitch.md, \"Quantum mode\"); 0, the default, is always cycle order")
+      ->type_name("N");
   system->add_flag("--nographic", nographic, "Accepted for QEMU habits: the console is always stdio");
   system->add_flag("--stats", stats, "Print instructions retired, wall time and MIPS on exit");
   LimitArgs system_limit_args;
@@ -553,6 +558,7 @@ int main(int argc, char** argv) {
       }
       sys.limits = run_limits(system_limit_args, sys.engine);
       sys.ctr = ctr_options(system_ctr_args);
+      if (machine != "snitch" && sys.quantum) throw brisk::Error("--quantum is for -M snitch");
       if (machine == "snitch" && !trace_dir.empty())
         throw brisk::Error("--trace is for -M virt: the Snitch cluster has no trace unit");
       sys.trace = brisk::trace_options(trace_dir, trace_config, trace_opts);

@@ -112,8 +112,13 @@ class Cluster {
   // One instruction `hart` retired, fetched at `pc`; `addr` is the address a Load or Store
   // accessed. Computes its fetch, issue and result cycles and counts its events.
   void retire(unsigned hart, uint64_t pc, const InsnFacts& f, uint64_t addr = 0);
-  // The fast path for a block, when no counter selects a kTimingMetrics metric: counts its events
-  // and advances the hart one cycle per instruction, without stalls.
+  // The fast paths, when no counter selects a kTimingMetrics metric (quantum mode): count the
+  // events retire() would and advance the hart one cycle per instruction, without stalls, for one
+  // instruction or a block.
+  void retire_untimed(unsigned hart, const InsnFacts& f) {
+    harts_[hart].cycle++;
+    count(hart, retired_events(f));
+  }
   void retire_block(unsigned hart, const BlockCounts& counts);
   // An instruction of `hart` that raised an exception: it retires nothing and counts nothing, and
   // the hart's next instruction (the handler's first) issues a cycle later.
