@@ -36,16 +36,7 @@ int main(unsigned hart) {
         "sw %[one], 0x00(%[b])\n" /* en0 */
         "sw %[one], 0x08(%[b])\n" /* en1 */
         "sw %[one], 0x10(%[b])\n" /* en2 */
-        "addi t0, t0, 1\n"
-        "lw t1, 0(%[s])\n"
-        "addi t0, t0, 1\n"
-        "lw t1, 8(%[s])\n"
-        "add zero, t0, t1\n"
-        "addi t0, t0, 1\n"
-        "lw t1, 0(%[s])\n"
-        "addi t0, t0, 1\n"
-        "add zero, t0, t1\n"
-        "addi t0, t0, 1\n"
+        COUNTED_MIX
         "sw zero, 0x00(%[b])\n" /* dis0 */
         "sw zero, 0x08(%[b])\n"
         "sw zero, 0x10(%[b])\n"

@@ -47,6 +47,20 @@
 static inline void barrier(void) { __asm__ volatile("csrr zero, 0x7c2" ::: "memory"); }
 
 /* On RV32 a 64-bit access is two 32-bit ones, lower half first; the peripherals take both. */
+/* A known mix of 10 instructions for counting tests, with operand %[s] the address of two 64-bit
+ * words: 5 addi to t0 (RETIRED_I), 3 lw to t1 (RETIRED_LOAD), 2 add to zero (neither). */
+#define COUNTED_MIX                                                                                   \
+  "addi t0, t0, 1\n"                                                                                  \
+  "lw t1, 0(%[s])\n"                                                                                  \
+  "addi t0, t0, 1\n"                                                                                  \
+  "lw t1, 8(%[s])\n"                                                                                  \
+  "add zero, t0, t1\n"                                                                                \
+  "addi t0, t0, 1\n"                                                                                  \
+  "lw t1, 0(%[s])\n"                                                                                  \
+  "addi t0, t0, 1\n"                                                                                  \
+  "add zero, t0, t1\n"                                                                                \
+  "addi t0, t0, 1\n"
+
 static inline void write32(uintptr_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
 static inline uint32_t read32(uintptr_t a) { return *(volatile uint32_t *)a; }
 static inline void write64(uintptr_t a, uint64_t v) { *(volatile uint64_t *)a = v; }
