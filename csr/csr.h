@@ -43,6 +43,7 @@ struct State {
   uint64_t miselect = 0, siselect = 0;          // Smcsrind/Sscsrind
   trigger::State triggers;                      // Sdtrig
   uint64_t ssr = 0, fpmode = 0;                 // the Snitch cluster's CSRs (csr/snitch.cpp)
+  bool barrier_access = false;                  // the barrier CSR was accessed: the machine's to act on
   ctr::State ctr;                               // Smctr/Ssctr (large: keep it last)
 
   uint64_t mip_effective() const { return mip | mip_hw; }

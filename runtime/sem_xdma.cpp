@@ -39,13 +39,16 @@ Status sem_DMREP(Hart& h, const Insn& i) {
   return Status::Next;
 }
 
+// The machine queues the copy after the DMCPY retires: the exec loop returns to it there.
 Status sem_DMCPYI(Hart& h, const Insn& i) {
   if (!h.xdma) return h.illegal(i);
+  h.request_exit();
   return set_rd_answer(h, i, h.xdma->copy(static_cast<uint32_t>(h.x[i.rs1]), i.rs2));
 }
 
 Status sem_DMCPY(Hart& h, const Insn& i) {
   if (!h.xdma) return h.illegal(i);
+  h.request_exit();
   return set_rd_answer(h, i, h.xdma->copy(static_cast<uint32_t>(h.x[i.rs1]), static_cast<uint32_t>(h.x[i.rs2])));
 }
 

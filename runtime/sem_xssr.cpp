@@ -18,6 +18,7 @@ Status write(Hart& h, const Insn& i, uint32_t addr, uint32_t value) {
 Status frep(Hart& h, const Insn& i, bool outer) {
   if (!h.snitch_core) return h.illegal(i);
   h.snitch_core->frep({outer, imm12(i), static_cast<uint32_t>(h.x[i.rs1]), (i.raw >> 12) & 7, (i.raw >> 8) & 0xf});
+  h.request_exit();  // the machine runs the body, from the exec loop
   return Status::Next;
 }
 

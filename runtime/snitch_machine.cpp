@@ -71,18 +71,46 @@ class SnitchMachine::ZeroMemory final : public Device {
   bool write(uint64_t, unsigned, uint64_t) override { return true; }
 };
 
-// What the DMA moves bytes through: the TCDM and DRAM, by physical address.
+// What the DMA moves bytes through: the TCDM and DRAM, by physical address. Its writes may land on
+// translated code.
 class SnitchMachine::ClusterMemory final : public snitch::HostMemory {
  public:
-  ClusterMemory(Bus& bus, Sram& tcdm) : bus_(bus), tcdm_(tcdm) {}
+  ClusterMemory(Bus& bus, Sram& tcdm, SnitchMachine& machine) : bus_(bus), tcdm_(tcdm), machine_(machine) {}
   uint8_t* at(uint64_t addr, uint64_t size) override {
     if (uint8_t* p = bus_.ram_ptr(addr, size)) return p;
     return tcdm_.memory(addr - snitch::kTcdmBase, size);
+  }
+  bool write(uint64_t addr, const uint8_t* data, uint64_t size) override {
+    if (!HostMemory::write(addr, data, size)) return false;
+    machine_.code_written(addr, size);
+    return true;
   }
 
  private:
   Bus& bus_;
   Sram& tcdm_;
+  SnitchMachine& machine_;
+};
+
+// The peripheral block as the bus maps it. A store to it may change which metrics count, and a
+// translated turn counts only what it began with: the turn ends right after the store.
+class SnitchMachine::PeriphWindow final : public Device {
+ public:
+  PeriphWindow(Device& periph, SnitchMachine& machine) : periph_(periph), machine_(machine) {}
+  const char* name() const override { return periph_.name(); }
+  bool read(uint64_t offset, unsigned size, uint64_t& value) override { return periph_.read(offset, size, value); }
+  bool write(uint64_t offset, unsigned size, uint64_t value) override {
+    if (Hart* h = machine_.translating_) {
+      machine_.count_turn(*h);  // what ran before the store counts as the counters were
+      h->request_exit();
+      h->code_written = true;  // translated code leaves right after a store that sets it
+    }
+    return periph_.write(offset, size, value);
+  }
+
+ private:
+  Device& periph_;
+  SnitchMachine& machine_;
 };
 
 // The DMA core's Xdma. The parameters go to the engine at once; a DMCPY answers the id it gets and
@@ -164,8 +192,10 @@ SnitchMachine::SnitchMachine(const SystemOptions& opt) : opt_(opt), bus_(kDramBa
     throw Error("-M snitch runs a bare-metal --kernel ELF: --bios, --initrd, --append and --dumpdtb are virt's");
   if (opt_.harts != 1 || opt_.host_threads > 1) throw Error("-M snitch has {} harts: --smp is virt's", kHarts);
   if (opt_.recorder || opt_.ctr.record || opt_.ctr.dump) throw Error("-M snitch does not record: --record and --ctr are virt's");
-  if (opt_.engine.name != "interp")
-    throw Error("-M snitch runs its harts in cycle order on the interpreter: --engine={} is not available",
+  if (opt_.engine.name == "jit" && !opt_.quantum)
+    throw Error("-M snitch runs in cycle order on the interpreter: --engine=jit needs --quantum N");
+  if (opt_.engine.name != "interp" && opt_.engine.name != "jit")
+    throw Error("-M snitch runs on the interpreter, or in quantum mode with --engine=jit: --engine={} is not available",
                 opt_.engine.name);
   IsaConfig isa;
   isa.apply(opt_.cpu);
@@ -173,7 +203,7 @@ SnitchMachine::SnitchMachine(const SystemOptions& opt) : opt_(opt), bus_(kDramBa
 
   tcdm_ = std::make_unique<Sram>();
   zero_ = std::make_unique<ZeroMemory>();
-  cluster_memory_ = std::make_unique<ClusterMemory>(bus_, *tcdm_);
+  cluster_memory_ = std::make_unique<ClusterMemory>(bus_, *tcdm_, *this);
   cluster_ = std::make_unique<snitch::Cluster>(kHarts, *cluster_memory_);
   clock_ = std::make_unique<CycleClock>(*cluster_);
   dma_port_ = std::make_unique<DmaPort>(cluster_->dma());
@@ -202,10 +232,19 @@ SnitchMachine::SnitchMachine(const SystemOptions& opt) : opt_(opt), bus_(kDramBa
   for (auto& h : harts_) h->env = mem_.get();
   clint_ = std::make_unique<Clint>(kHarts, *this, *clock_);
   periph_ = std::make_unique<SnitchPeriph>(cluster_->counters(), cluster_->icache(), *this);
+  periph_window_ = std::make_unique<PeriphWindow>(*periph_, *this);
   bus_.map(snitch::kTcdmBase, snitch::kTcdmSize, tcdm_.get());
-  bus_.map(kPeriphBase, snitch_periph::kWindowSize, periph_.get());
+  bus_.map(kPeriphBase, snitch_periph::kWindowSize, periph_window_.get());
   bus_.map(kZeroMemBase, kZeroMemSize, zero_.get());
   bus_.map(kClintBase, clint::kWindowSize, clint_.get());
+  if (opt_.engine.name == "jit") {
+    EngineOptions eo = opt_.engine;
+    eo.deadlines = true;
+    core_engine_ = make_engine(eo);
+    dma_engine_ = make_engine(eo);
+    mem_->set_code_hooks({[this](Hart&, uint64_t page) { code_written(page, Bus::kPage); },
+                          [this](Hart& h, uint64_t va) { engine_for(h.hartid)->flush_lookup(h, va); }});
+  }
   load_program();
 }
 
@@ -412,17 +451,21 @@ void SnitchMachine::step(unsigned hart) {
   // change its base register, so its address can be taken now.
   const uint16_t flags = in->flags();
   const uint64_t addr = (flags & kStore) ? xlen_addr(h, h.x[in->rs1] + static_cast<uint64_t>(in->imm)) : 0;
-  const bool barrier = (flags & kCsr) && static_cast<uint16_t>(in->imm) == csr::CSR_BARRIER;
   if (run_insn(hart, *in, facts_of(pc, *in), false) == Status::Trap) return trap(hart);
+  if (htif_ && (flags & kStore) && addr - tohost_ < 8) poll_htif();
+  if ((flags & kStore) && addr - kClintBase < clint::kWindowSize) next_timer_ = 0;
+  after_retire(hart);
+}
+
+void SnitchMachine::after_retire(unsigned hart) {
+  Hart& h = *harts_[hart];
   if (hart == kDmaCore) {
     if (const auto c = dma_port_->take_copy()) cluster_->dma_copy(hart, c->size, c->config);
   } else if (const auto f = core_ports_[hart]->take_frep()) {
     run_frep(hart, *f);
     if (stopped_) return;
   }
-  if (htif_ && (flags & kStore) && addr - tohost_ < 8) poll_htif();
-  if ((flags & kStore) && addr - kClintBase < clint::kWindowSize) next_timer_ = 0;
-  if (barrier) cluster_->barrier(hart);
+  if (std::exchange(h.csr.barrier_access, false)) cluster_->barrier(hart);
   if (h.waiting) {
     if (wake_condition(h))
       h.waiting = false;  // wfi with an enabled interrupt pending is a nop
@@ -431,9 +474,67 @@ void SnitchMachine::step(unsigned hart) {
   }
 }
 
-uint64_t SnitchMachine::run_quantum(unsigned hart) {
-  uint64_t n = opt_.quantum;
+bool SnitchMachine::translated(unsigned hart) const {
+  // Translated code's stores do not end other harts' reservations (break_reservations): while
+  // another hart holds one, the turn runs on the interpreter.
+  for (unsigned i = 0; i < harts_.size(); i++)
+    if (i != hart && harts_[i]->reservation != ~0ull) return false;
+  return engine_for(hart) && !(harts_[hart]->csr.ssr & 1) &&
+         !(cluster_->counters().selected(hart) & snitch::kRetiredEvents &
+           ~snitch::bit(snitch::Metric::RETIRED_INSTR));
+}
+
+uint64_t SnitchMachine::run_translated(unsigned hart) {
+  Hart& h = *harts_[hart];
+  const uint64_t n = turn_length();
+  if (!n) return 0;
+  if (int irq = csr::pending_interrupt(h); irq >= 0) csr::take_trap(h, irq);
+  const uint64_t start = h.instret;
+  h.deadline = start + n;
+  translating_ = &h;
+  counted_ = start;
+  engine_for(hart)->run(h, *this);
+  count_turn(h);
+  translating_ = nullptr;
+  h.deadline = UINT64_MAX;
+  const uint64_t ran = h.instret - start;
+  if (!stopped_) after_retire(hart);
+  // Its stores were not looked at one by one: they may have been to tohost or the CLINT.
+  if (htif_ && !stopped_) poll_htif();
+  next_timer_ = 0;
+  return ran;
+}
+
+void SnitchMachine::count_turn(const Hart& h) {
+  snitch::BlockCounts counts;
+  counts.instructions = static_cast<uint32_t>(h.instret - counted_);
+  counts.events[static_cast<unsigned>(snitch::Metric::RETIRED_INSTR)] = counts.instructions;
+  cluster_->retire_block(static_cast<unsigned>(h.hartid), counts);
+  counted_ = h.instret;
+}
+
+bool SnitchMachine::on_trap(Hart& h) {
+  trap(static_cast<unsigned>(h.hartid));
+  return !stopped_;
+}
+
+void SnitchMachine::code_written(uint64_t pa, uint64_t size) {
+  if (!core_engine_) return;
+  for (uint64_t page = pa & ~(Bus::kPage - 1); page < pa + size; page += Bus::kPage) {
+    if (!bus_.ram_ptr(page, Bus::kPage) || !bus_.has_code(page)) continue;
+    core_engine_->invalidate(*harts_[0], page, page + Bus::kPage);
+    dma_engine_->invalidate(*harts_[kDmaCore], page, page + Bus::kPage);
+  }
+}
+
+uint64_t SnitchMachine::turn_length() const {
+  uint64_t n = std::min<uint64_t>(opt_.quantum, UINT32_MAX);  // BlockCounts' width
   if (opt_.limits.max_insns) n = std::min(n, opt_.limits.max_insns - std::min(opt_.limits.max_insns, retired()));
+  return n;
+}
+
+uint64_t SnitchMachine::run_quantum(unsigned hart) {
+  const uint64_t n = turn_length();
   timed_ = false;
   // The turn ends early where cycle order matters again: the hart waits (barrier, wfi, the DMA
   // queue), or a counter now selects a timing metric.
@@ -471,7 +572,7 @@ SystemResult SnitchMachine::run() {
       idle();
       steps++;
     } else if (untimed()) {
-      steps += run_quantum(hart);
+      steps += std::max<uint64_t>(translated(hart) ? run_translated(hart) : run_quantum(hart), 1);
     } else {
       step(hart);
       steps++;
@@ -486,6 +587,8 @@ SystemResult SnitchMachine::run() {
   r.exit_code = exit_code_;
   r.instret = retired();
   r.engine = fmt::format("cluster cycles {}", cluster_->now());
+  if (core_engine_)
+    r.engine += fmt::format("; compute cores: {}; DMA core: {}", core_engine_->summary(), dma_engine_->summary());
   return r;
 }
 

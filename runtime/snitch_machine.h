@@ -1,7 +1,8 @@
 // System mode: the Snitch cluster machine, `brisk system -M snitch --kernel PROG.elf`
 // (docs/snitch.md, "The -M snitch machine"): 9 harts in the 2024 memory map of the cluster, run
 // one instruction at a time in cycle order through the timing model (devices/snitch/cluster.h),
-// whose counters the peripheral block shows.
+// whose counters the peripheral block shows, or in turns of --quantum instructions while no
+// counter selects a timing metric (on the interpreter, or in translated code with --engine=jit).
 #pragma once
 
 #include <array>
@@ -14,6 +15,7 @@
 #include "devices/snitch/ssr.h"
 #include "devices/snitch_periph.h"
 #include "runtime/bus.h"
+#include "runtime/engine.h"
 #include "runtime/interp.h"
 #include "runtime/mmu.h"
 #include "runtime/run_limits.h"
@@ -25,7 +27,7 @@ namespace brisk {
 // The harts' ISA when --cpu is not given: Snitch cores are RV32IMAFD.
 constexpr const char* kSnitchCpu = "rv32,c=off,sstc=off";
 
-class SnitchMachine final : public InterruptSink {
+class SnitchMachine final : public InterruptSink, private TrapHandler {
  public:
   static constexpr unsigned kHarts = 9;  // 0-7 compute cores, 8 the DMA core
   static constexpr unsigned kDmaCore = 8;  // the one with Xdma
@@ -51,6 +53,7 @@ class SnitchMachine final : public InterruptSink {
   class CycleClock;
   class DmaPort;
   class CorePort;
+  class PeriphWindow;
 
   void load_program();
   // Runs one instruction of `hart` (or takes its interrupt or exception) and tells the model.
@@ -58,8 +61,26 @@ class SnitchMachine final : public InterruptSink {
   // Quantum mode (docs/snitch.md): no enabled counter selects a timing metric, so `hart` runs up to
   // --quantum instructions on its turn, each retired untimed.
   bool untimed() const { return opt_.quantum && !(cluster_->counters().selected() & snitch::kTimingMetrics); }
+  // The instructions the next turn may run: --quantum, fewer to end exactly at --max-insns.
+  uint64_t turn_length() const;
   // Returns the steps it took.
   uint64_t run_quantum(unsigned hart);
+  // A quantum-mode turn in translated code: with --engine=jit, while the hart's SSRs are off, no
+  // counter selects a retired event other than RETIRED_INSTR (translated code counts instructions
+  // only) and no other hart holds an LR reservation. Returns the instructions it ran.
+  Engine* engine_for(unsigned hart) const { return (hart == kDmaCore ? dma_engine_ : core_engine_).get(); }
+  bool translated(unsigned hart) const;
+  uint64_t run_translated(unsigned hart);
+  // The turn's instructions since the last count: RETIRED_INSTR, a cycle each (Cluster::retire_block).
+  void count_turn(const Hart& h);
+  // TrapHandler, for translated turns: a trap is taken as step() takes it; the budget ends the turn.
+  bool on_trap(Hart& h) override;
+  bool on_budget(Hart&) override { return false; }
+  // What the machine does after an instruction retired: a DMCPY's copy, an FREP's body, the
+  // barrier, wfi.
+  void after_retire(unsigned hart);
+  // Translations of code in [pa, pa + size) are stale (the DMA wrote there).
+  void code_written(uint64_t pa, uint64_t size);
   // Runs `in` at h.pc with the hart's SSRs around it and tells the model (retire, or sequence for
   // an FREP repeat); Status::Trap with h.trap set, the trap not taken.
   Status run_insn(unsigned hart, const Insn& in, const snitch::InsnFacts& facts, bool repeat);
@@ -95,7 +116,12 @@ class SnitchMachine final : public InterruptSink {
   std::unique_ptr<SystemMemory> mem_;
   std::unique_ptr<Clint> clint_;
   std::unique_ptr<SnitchPeriph> periph_;
+  std::unique_ptr<PeriphWindow> periph_window_;
   Interpreter interp_;
+  // --engine=jit: one engine per ISA (the block cache is keyed by pc and mode, not by extensions).
+  std::unique_ptr<Engine> core_engine_, dma_engine_;
+  Hart* translating_ = nullptr;  // the hart of the translated turn under way
+  uint64_t counted_ = 0;         // its instret when count_turn last counted
   std::optional<Htif> htif_;
   uint64_t tohost_ = ~0ull;
   uint64_t next_timer_ = 0;  // the mtime from which the CLINT must be polled

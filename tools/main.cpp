@@ -425,12 +425,15 @@ int main(int argc, char** argv) {
   system->add_option("--dumpdtb", sys.dumpdtb, "Write the device tree to FILE and exit");
   system->add_option("--machine", machine,
                      "Machine model: virt, or snitch (a Snitch cluster, docs/snitch.md: --kernel PROG.elf, "
-                     "the interpreter, --cpu " + std::string(brisk::kSnitchCpu) + " unless given)")
+                     "the interpreter, or the JIT too with --quantum, --cpu " + std::string(brisk::kSnitchCpu) +
+                     " unless given)")
       ->check(CLI::IsMember({"virt", "snitch"}));
   system->add_option("--quantum", sys.quantum,
                      "-M snitch: while no enabled performance counter selects a timing metric (CYCLE, TCDM_*, "
-                     "ICACHE_*), run each hart N instructions per turn, one cycle each, instead of in cycle order "
-                     "(docs/snitch.md, \"Quantum mode\"); 0, the default, is always cycle order")
+                     "ICACHE_*), run each hart N instructions per turn, one cycle each, instead of in cycle order, "
+                     "in translated code (--engine=jit, the default with --quantum) while its SSRs are off and no "
+                     "counter selects a retired event but RETIRED_INSTR (docs/snitch.md, \"Quantum mode\"); 0, "
+                     "the default, is always cycle order")
       ->type_name("N");
   system->add_flag("--nographic", nographic, "Accepted for QEMU habits: the console is always stdio");
   system->add_flag("--stats", stats, "Print instructions retired, wall time and MIPS on exit");
@@ -554,7 +557,7 @@ int main(int argc, char** argv) {
       sys.ram_size = parse_size(mem);
       if (machine == "snitch") {
         if (!system->count("--cpu")) sys.cpu = brisk::kSnitchCpu;
-        if (!system->count("--engine")) sys.engine.name = "interp";
+        if (!system->count("--engine")) sys.engine.name = sys.quantum ? "jit" : "interp";
       }
       sys.limits = run_limits(system_limit_args, sys.engine);
       sys.ctr = ctr_options(system_ctr_args);

@@ -1,7 +1,6 @@
 /* An integer matrix multiply on the 8 compute cores (the DMA core only meets them at the barriers):
  * A and B in DRAM, C in the TCDM, hart h computing rows h, h + 8, ...; hart 0 checks every element
- * against the closed form. ROUNDS repeats it, for measuring speed (docs/snitch.md, bench/snitch);
- * COUNTERS_OFF disables the 16 performance counters first. */
+ * against the closed form. ROUNDS repeats it, for measuring speed (docs/snitch.md, bench/snitch). */
 #include "snitch.h"
 
 #ifndef N
@@ -17,10 +16,6 @@ static int32_t a[N][N], b[N][N];
 #define C ((volatile int32_t(*)[N])TCDM_BASE)
 
 int main(unsigned hart) {
-#ifdef COUNTERS_OFF
-  if (hart == 0)
-    for (int i = 0; i < 16; i++) *(volatile uint64_t *)PERF_CNT_EN(i) = 0;
-#endif
   if (hart == 0)
     for (int i = 0; i < N; i++)
       for (int j = 0; j < N; j++) {
