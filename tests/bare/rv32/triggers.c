@@ -17,7 +17,8 @@
 static volatile uint32_t buf[8] __attribute__((aligned(64)));
 #define B ((uint32_t)buf)
 
-/* `insn` (%1 is `addr`) raises a breakpoint at its address with mtval `tval`, or nothing. */
+/* FIRES: `insn` (%1 is `addr`) raises a breakpoint at its address with mtval `tval`. QUIET: `insn`
+ * (%0 is `addr`) raises nothing. */
 #define FIRES(insn, addr, tval) EXPECT_TRAP_AT(insn, addr, CAUSE_BREAKPOINT, tval)
 #define QUIET(insn, addr)                                                                              \
   do {                                                                                                 \
@@ -34,7 +35,7 @@ static void csrs(void) {
   CHECK(0x60000000u | MC6_M | MC6_LOAD, trig_set(0, L, B));
   CHECK(6, trig_tdata1(0) >> 28);
   /* dmode (bit 27) is Debug Mode's: it reads 0. */
-  CHECK(0x60000000u | MC6_M | MC6_LOAD, trig_set(0, L | 1u << 27, B));
+  CHECK(0x60000000u | MC6_M | MC6_LOAD, trig_set(0, L | DMODE, B));
   CHECK(0x60000000u | MC6_S | MC6_STORE | MC6_CHAIN | MC6_MATCH(MATCH_NOT_MASK_HIGH) | MC6_SIZE(SIZE_32),
         trig_set(0, MC6 | MC6_S | MC6_STORE | MC6_CHAIN | MC6_MATCH(MATCH_NOT_MASK_HIGH) | MC6_SIZE(SIZE_32), 0));
   CHECK(0xf0000000u, trig_set(0, TYPE(2) | MC6_M | MC6_LOAD, B));
