@@ -337,6 +337,7 @@ void set_isa(Hart& h, const IsaConfig& isa) {
   h.ialign_mask = isa.has(Ext::C) ? 1 : 3;
   h.csr.ctr.depths = isa.ctr_depths;
   ctr::reset(h);
+  trigger::reset(h);  // tdata1's type field is at XLEN's top
   // The decoder reads the ISA on every decode, and the interpreter keys its decode cache by it;
   // misa is read-only, so nothing cached goes stale.
 }

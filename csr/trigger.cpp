@@ -21,34 +21,39 @@ constexpr uint64_t kInfo = 1ull << kTypeMcontrol6 | 1ull << kTypeDisabled;
 constexpr uint16_t kMatchSupported = 0b0011'0011'0011'1111;
 constexpr unsigned kMatchNegate = 8;
 
-// NAPOT ranges up to 2^63 bytes: with NAPOT selected, a tdata2 of 63 low ones keeps bit 62 clear.
-constexpr unsigned kMaskMax6 = 63;
+// NAPOT ranges up to 2^(XLEN-1) bytes: with NAPOT selected, a tdata2 of XLEN-1 low ones keeps
+// bit XLEN-2 clear.
+constexpr unsigned maskmax6(unsigned xlen) { return xlen - 1; }
 
-// What tdata1 holds after writing v to trigger `index`. Any configuration brisk does not support
-// disables the trigger rather than matching something else: data matches (select), actions other
-// than the breakpoint exception (1 needs Debug Mode, which brisk lacks), the reserved size and
-// match values, and every other type. dmode is writable from Debug Mode only, so it stays 0;
-// uncertain and uncertainen stay 0 (every access is seen exactly), vs and vu 0 (no H), hit1 0
-// (every trigger fires before its instruction). The last trigger cannot chain to a next one.
-uint64_t legal_tdata1(unsigned index, uint64_t v) {
-  if (v >> kTypeShift != kTypeMcontrol6) return kDisabled;
+unsigned xlen(const Hart& h) { return h.csr.isa.xlen; }
+
+// What tdata1 holds after writing v (XLEN bits, as csr::access passes them) to trigger `index`. Any
+// configuration brisk does not support disables the trigger rather than matching something else:
+// data matches (select), actions other than the breakpoint exception (1 needs Debug Mode, which
+// brisk lacks), the reserved size and match values, and every other type. dmode is writable from
+// Debug Mode only, so it stays 0; uncertain and uncertainen stay 0 (every access is seen exactly),
+// vs and vu 0 (no H), hit1 0 (every trigger fires before its instruction). The last trigger cannot
+// chain to a next one.
+uint64_t legal_tdata1(unsigned xlen, unsigned index, uint64_t v) {
+  if (v >> type_shift(xlen) != kTypeMcontrol6) return disabled(xlen);
   const unsigned match = (v & MC6_MATCH) >> MC6_MATCH_SHIFT;
   const unsigned size = (v & MC6_SIZE) >> MC6_SIZE_SHIFT;
-  if ((v & (MC6_SELECT | MC6_ACTION)) || size == 7 || !((kMatchSupported >> match) & 1)) return kDisabled;
+  if ((v & (MC6_SELECT | MC6_ACTION)) || size == 7 || !((kMatchSupported >> match) & 1)) return disabled(xlen);
   uint64_t keep = MC6_HIT0 | MC6_SIZE | MC6_CHAIN | MC6_MATCH | MC6_M | MC6_S | MC6_U | MC6_EXECUTE | MC6_STORE | MC6_LOAD;
   if (index + 1 == kCount) keep &= ~MC6_CHAIN;
-  return kTypeMcontrol6 << kTypeShift | (v & keep);
+  return kTypeMcontrol6 << type_shift(xlen) | (v & keep);
 }
 
-bool is_mcontrol6(uint64_t tdata1) { return tdata1 >> kTypeShift == kTypeMcontrol6; }
+bool is_mcontrol6(unsigned xlen, uint64_t tdata1) { return tdata1 >> type_shift(xlen) == kTypeMcontrol6; }
 
 bool is_napot(uint64_t tdata1) { return (((tdata1 & MC6_MATCH) >> MC6_MATCH_SHIFT) & ~kMatchNegate) == 1; }
 
-void update_filters(State& s) {
+void update_filters(Hart& h) {
+  State& s = h.csr.triggers;
   s.exec = s.memory = 0;
   for (unsigned n = 0; n < kCount; n++) {
     const uint64_t d = s.t[n].tdata1;
-    if (!is_mcontrol6(d)) continue;
+    if (!is_mcontrol6(xlen(h), d)) continue;
     if (d & MC6_EXECUTE) s.exec |= 1u << n;
     if (d & (MC6_LOAD | MC6_STORE)) s.memory |= 1u << n;
   }
@@ -57,10 +62,11 @@ void update_filters(State& s) {
 // After software changed the selected trigger from `before`. While an execute trigger is armed, any
 // configuration change may change where execute triggers fire (a chain bit, say): translations made
 // for the old one must not run again. Hit bits are not configuration.
-void changed(State& s, const Trigger& before) {
+void changed(Hart& h, const Trigger& before) {
   static std::atomic<uint64_t> next_epoch{1};
+  State& s = h.csr.triggers;
   const uint8_t exec_before = s.exec;
-  update_filters(s);
+  update_filters(h);
   const Trigger& now = s.t[s.tselect];
   const bool configured = ((before.tdata1 ^ now.tdata1) & ~MC6_HIT0) || before.tdata2 != now.tdata2;
   if (configured && (exec_before | s.exec)) s.exec_epoch = next_epoch.fetch_add(1, std::memory_order_relaxed);
@@ -90,8 +96,11 @@ bool size_matches(uint64_t d, unsigned size) {
   return code == 0 || kBytes[code] == size;
 }
 
-// mcontrol6.match against one compare value (XLEN = 64).
-bool value_matches(unsigned match, uint64_t tdata2, uint64_t v) {
+// mcontrol6.match against one compare value (tdata2 and v of XLEN bits). The masks take tdata2 as
+// XLEN/2 bits of mask over XLEN/2 bits of value, for the low or high half of v.
+bool value_matches(unsigned xlen, unsigned match, uint64_t tdata2, uint64_t v) {
+  const unsigned half = xlen / 2;
+  const uint64_t low = (1ull << half) - 1;
   switch (match) {
     case 0: return v == tdata2;
     case 1: {
@@ -100,18 +109,20 @@ bool value_matches(unsigned match, uint64_t tdata2, uint64_t v) {
     }
     case 2: return v >= tdata2;
     case 3: return v < tdata2;
-    case 4: return ((v & 0xffffffff) & (tdata2 >> 32)) == (tdata2 & 0xffffffff);
-    default: return ((v >> 32) & (tdata2 >> 32)) == (tdata2 & 0xffffffff);  // 5: mask high
+    case 4: return ((v & low) & (tdata2 >> half)) == (tdata2 & low);
+    default: return ((v >> half) & (tdata2 >> half)) == (tdata2 & low);  // 5: mask high
   }
 }
 
 // Whether one of the compare values va .. va + n - 1 matches (not negated): at once for the
-// ranges the equal, NAPOT, >= and < matches give, value by value for the masks.
-bool any_matches(unsigned match, uint64_t tdata2, uint64_t va, unsigned n) {
-  const uint64_t last = va + (n - 1);
+// ranges the equal, NAPOT, >= and < matches give, value by value for the masks. Addresses wrap at
+// 2^XLEN.
+bool any_matches(unsigned xlen, unsigned match, uint64_t tdata2, uint64_t va, unsigned n) {
+  const uint64_t top = ~0ull >> (64 - xlen);
+  const uint64_t last = (va + (n - 1)) & top;
   if (match >= 4 || last < va) {  // a mask, or an access wrapping past the top of the address space
     for (unsigned k = 0; k < n; k++)
-      if (value_matches(match, tdata2, va + k)) return true;
+      if (value_matches(xlen, match, tdata2, (va + k) & top)) return true;
     return false;
   }
   switch (match) {
@@ -130,9 +141,9 @@ bool any_matches(unsigned match, uint64_t tdata2, uint64_t va, unsigned n) {
 // when the plain one holds for none of them.
 bool matches(const Hart& h, const Trigger& t, uint8_t access, uint64_t va, unsigned bytes, unsigned size) {
   const uint64_t d = t.tdata1;
-  if (!is_mcontrol6(d) || !(d & access) || !size_matches(d, size) || !enabled_in_mode(h, d)) return false;
+  if (!is_mcontrol6(xlen(h), d) || !(d & access) || !size_matches(d, size) || !enabled_in_mode(h, d)) return false;
   const unsigned match = (d & MC6_MATCH) >> MC6_MATCH_SHIFT;
-  return any_matches(match & ~kMatchNegate, t.tdata2, va, bytes) != bool(match & kMatchNegate);
+  return any_matches(xlen(h), match & ~kMatchNegate, t.tdata2, va, bytes) != bool(match & kMatchNegate);
 }
 
 // The triggers that fire on an access (bit n: trigger n): each chain fires when all of its triggers
@@ -174,6 +185,7 @@ Status check_sdtrig(Hart& h, const Insn& i, bool) { return sdtrig(h) ? Status::N
 void reset(Hart& h) {
   const Observer o = h.csr.triggers.observer;
   h.csr.triggers = State{};
+  for (Trigger& t : h.csr.triggers.t) t.tdata1 = disabled(xlen(h));
   h.csr.triggers.observer = o;
 }
 
@@ -222,16 +234,18 @@ void define_triggers(Table& t) {
                    [](Hart& h, uint16_t, uint64_t v) {
                      if (!sdtrig(h)) return;
                      const Trigger before = trigger::selected(h);
-                     trigger::selected(h).tdata1 = trigger::legal_tdata1(static_cast<unsigned>(h.csr.triggers.tselect), v);
-                     trigger::changed(h.csr.triggers, before);
+                     trigger::selected(h).tdata1 =
+                         trigger::legal_tdata1(trigger::xlen(h), static_cast<unsigned>(h.csr.triggers.tselect), v);
+                     trigger::changed(h, before);
                    }};
   t[CSR_TDATA2] = {[](Hart& h, uint16_t) { return trigger::selected(h).tdata2; },
                    [](Hart& h, uint16_t, uint64_t v) {
                      const Trigger before = trigger::selected(h);
-                     constexpr uint64_t kLowOnes = (1ull << trigger::kMaskMax6) - 1;
-                     if (trigger::is_napot(before.tdata1) && (v & kLowOnes) == kLowOnes) v &= ~(1ull << (trigger::kMaskMax6 - 1));
+                     const unsigned maskmax = trigger::maskmax6(trigger::xlen(h));
+                     const uint64_t low_ones = (1ull << maskmax) - 1;
+                     if (trigger::is_napot(before.tdata1) && (v & low_ones) == low_ones) v &= ~(1ull << (maskmax - 1));
                      trigger::selected(h).tdata2 = v;
-                     trigger::changed(h.csr.triggers, before);
+                     trigger::changed(h, before);
                    },
                    trigger::check_sdtrig};
   // tdata3 is textra64, none of whose conditions brisk implements: every field reads 0 (ignore).

@@ -14,10 +14,12 @@ namespace brisk::trigger {
 
 constexpr unsigned kCount = 4;
 
-// tdata1 as mcontrol6 (hwbp_registers.xml, "Match Control Type 6").
-constexpr unsigned kTypeShift = 60;
+// tdata1 as mcontrol6 (hwbp_registers.xml, "Match Control Type 6"): type is the top four bits of
+// the hart's XLEN (63:60 or 31:28) and dmode the bit below; the other fields are at the same bits
+// on both XLENs. tdata1 and tdata2 hold XLEN bits.
+constexpr unsigned type_shift(unsigned xlen) { return xlen - 4; }
 constexpr uint64_t kTypeMcontrol6 = 6, kTypeDisabled = 15;
-constexpr uint64_t kDisabled = kTypeDisabled << kTypeShift;  // what tdata1 reads after writing 0
+constexpr uint64_t disabled(unsigned xlen) { return kTypeDisabled << type_shift(xlen); }  // tdata1 after writing 0
 constexpr uint64_t MC6_HIT1 = 1ull << 25;
 constexpr uint64_t MC6_VS = 1ull << 24;
 constexpr uint64_t MC6_VU = 1ull << 23;
@@ -56,7 +58,7 @@ struct Observer {
 };
 
 struct Trigger {
-  uint64_t tdata1 = kDisabled;
+  uint64_t tdata1 = disabled(64);  // until reset lays it out for the hart's XLEN
   uint64_t tdata2 = 0;
 };
 
@@ -73,6 +75,7 @@ struct State {
   Observer observer;
 };
 
+// Every trigger disabled, laid out for the hart's XLEN (csr::set_isa and csr::reset call it).
 void reset(Hart& h);
 
 // Bits of the translation key (JitEngine::mode_key): an execute trigger, or a load or store

@@ -1,27 +1,26 @@
-/* Sdtrig helpers for the trigger_* tests: the trigger CSRs, mcontrol6 fields (hwbp_registers.xml),
- * and xt_fn, a function whose instructions the execute tests put triggers on. */
+/* Sdtrig helpers for the trigger_* tests of both XLENs (rv32/triggers.c too): the trigger CSRs,
+ * mcontrol6 fields (hwbp_registers.xml; type and dmode are at the top of XLEN, the rest at the
+ * same bits), and xt_fn, a function whose instructions the execute tests put triggers on. */
 #ifndef BARE_TRIGGER_H
 #define BARE_TRIGGER_H
 
-#include <stdint.h>
-
-#include "bare.h"
+#include "csr_ops.h"
 
 #define NTRIGGERS 4
 
-#define TYPE(t) ((uint64_t)(t) << 60)
+#define TYPE(t) ((unsigned long)(t) << (__riscv_xlen - 4))
 #define TDATA1_DISABLED TYPE(15)
-#define DMODE (1ul << 59)
+#define DMODE (1ul << (__riscv_xlen - 5))
 #define MC6_UNCERTAIN (1ul << 26)
 #define MC6_HIT1 (1ul << 25)
 #define MC6_VS (1ul << 24)
 #define MC6_VU (1ul << 23)
 #define MC6_HIT0 (1ul << 22)
 #define MC6_SELECT (1ul << 21)
-#define MC6_SIZE(n) ((uint64_t)(n) << 16)
-#define MC6_ACTION(n) ((uint64_t)(n) << 12)
+#define MC6_SIZE(n) ((unsigned long)(n) << 16)
+#define MC6_ACTION(n) ((unsigned long)(n) << 12)
 #define MC6_CHAIN (1ul << 11)
-#define MC6_MATCH(n) ((uint64_t)(n) << 7)
+#define MC6_MATCH(n) ((unsigned long)(n) << 7)
 #define MC6_M (1ul << 6)
 #define MC6_UNCERTAINEN (1ul << 5)
 #define MC6_S (1ul << 4)
@@ -50,14 +49,14 @@
 
 /* Sets trigger n the way the spec says a debugger must (tdata1 = 0 first), and returns what tdata1
  * reads back. */
-static inline uint64_t trig_set(unsigned n, uint64_t tdata1, uint64_t tdata2) {
+static inline unsigned long trig_set(unsigned n, unsigned long tdata1, unsigned long tdata2) {
   csr_write(tselect, n);
   csr_write(tdata1, 0);
   csr_write(tdata2, tdata2);
   csr_write(tdata1, tdata1);
   return csr_read(tdata1);
 }
-static inline uint64_t trig_tdata1(unsigned n) {
+static inline unsigned long trig_tdata1(unsigned n) {
   csr_write(tselect, n);
   return csr_read(tdata1);
 }
@@ -71,8 +70,8 @@ static inline void trig_clear_all(void) {
 /* xt_fn(a) returns a + 15, one addi per bit (32-bit encodings, 32-byte aligned): an execute
  * breakpoint that record_m steps over takes that bit away. xc_fn(a) is the same with c.addi,
  * returning a + 3. */
-uint64_t xt_fn(uint64_t a);
-uint64_t xc_fn(uint64_t a);
+unsigned long xt_fn(unsigned long a);
+unsigned long xc_fn(unsigned long a);
 extern char xt_1[], xt_2[], xt_3[], xt_ret[], xc_1[];
 __asm__(".text\n.option push\n.option norvc\n.balign 32\n.globl xt_fn, xt_1, xt_2, xt_3, xt_ret\n"
         "xt_fn: addi a0, a0, 1\nxt_1: addi a0, a0, 2\nxt_2: addi a0, a0, 4\nxt_3: addi a0, a0, 8\nxt_ret: ret\n"

@@ -34,12 +34,12 @@ class Triggers : public CsrTest {
   }
 };
 
-constexpr uint64_t kMc6 = kTypeMcontrol6 << kTypeShift;
+constexpr uint64_t kMc6 = kTypeMcontrol6 << type_shift(64);
 
 TEST_F(Triggers, ObserverSeesWhichTriggersMatchedWhere) {
   set(1, kMc6 | MC6_M | MC6_STORE | MC6_LOAD | MC6_CHAIN, 0x1000);
   set(2, kMc6 | MC6_M | MC6_STORE | MC6_SIZE, 0x1000);  // size 7 is reserved: disabled
-  EXPECT_EQ(h.csr.triggers.t[2].tdata1, kDisabled);
+  EXPECT_EQ(h.csr.triggers.t[2].tdata1, disabled(64));
   set(2, kMc6 | MC6_M | MC6_STORE | uint64_t(8) << MC6_MATCH_SHIFT, 0x2000);
   h.pc = 0x8000;
   EXPECT_TRUE(check_access(h, 0x0ffc, 8, trigger::kLoad));  // trigger 1 matches, the chain's end does not
@@ -103,6 +103,31 @@ TEST_F(Triggers, ExecuteEpochChangesWithConfigurationWhileExecuteTriggersAreArme
   m_write(csr::CSR_TSELECT, 1);
   m_write(csr::CSR_TDATA2, 0x200);  // and now none is armed
   EXPECT_EQ(h.csr.triggers.exec_epoch, e3);
+}
+
+// An RV32 hart (csr::set_isa lays its triggers out again): type at bits 31:28, the CSR path's 32
+// bits of a write, and the masks on 16-bit halves, as the interpreter and the block plan ask.
+TEST_F(Triggers, Rv32HartsHaveTheRv32Layout) {
+  IsaConfig rv32;
+  rv32.apply("rv32");
+  csr::set_isa(h, rv32);
+  for (const Trigger& t : h.csr.triggers.t) EXPECT_EQ(t.tdata1, 0xf000'0000u);
+  constexpr uint64_t kMc6Rv32 = kTypeMcontrol6 << type_shift(32);
+  // Mask high: 0x8000 in the high half.
+  set(0, kMc6Rv32 | MC6_M | MC6_LOAD | 5 << MC6_MATCH_SHIFT, 0xffff'8000);
+  EXPECT_EQ(h.csr.triggers.t[0].tdata1, 0x6000'0000u | MC6_M | MC6_LOAD | 5 << MC6_MATCH_SHIFT);
+  EXPECT_TRUE(check_access(h, 0x9000'1234, 4, trigger::kLoad));
+  EXPECT_TRUE(seen.empty());
+  EXPECT_FALSE(check_access(h, 0x8000'1234, 4, trigger::kLoad));
+  EXPECT_EQ(h.trap.tval, 0x8000'1234u);
+  // Mask low on the pc: 0x0100 with bit 1 ignored.
+  set(1, kMc6Rv32 | MC6_M | MC6_EXECUTE | 4 << MC6_MATCH_SHIFT, 0xfffd'0100);
+  EXPECT_TRUE(fires_on_execute(h, 0x8000'0102, 2));
+  EXPECT_FALSE(fires_on_execute(h, 0x8000'0104, 4));
+  // Type 6 at RV64's bits is, in 32 bits, type 0: the trigger is disabled.
+  m_write(csr::CSR_TDATA1, kMc6 | MC6_M | MC6_EXECUTE);
+  EXPECT_EQ(h.csr.triggers.t[1].tdata1, disabled(32));
+  EXPECT_EQ(h.csr.triggers.exec, 0u);
 }
 
 TEST_F(Triggers, WithoutSdtrigThereIsNoTrigger) {
