@@ -52,6 +52,7 @@ void plan_insn(PlanInsn& p, const PlanConfig& cfg, bool last, unsigned known_reg
   auto guest_pc = [&](uint64_t pc) { return cfg.rv32 ? static_cast<uint32_t>(pc) : pc; };
   const uint16_t f = i.flags();
   p.events = static_events(i, cfg.count_events);
+  if (cfg.insn_events) p.events |= uint32_t(cfg.classify(i) & cfg.insn_events) << pmu::kEventCount;
   if (f & kBranch) {
     p.exit = last ? Exit::Branch : Exit::Side;
     p.target = guest_pc(p.pc + i.imm);

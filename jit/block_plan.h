@@ -28,6 +28,11 @@ struct PlanConfig {
   // instructions; a load or store trigger may, so memory accesses run their semantics, which check.
   bool exec_triggers = false;
   bool mem_triggers = false;
+  // The machine's instruction classes counted (Hart::insn_event_mask) and what each instruction is
+  // (EngineOptions::insn_events).
+  uint8_t insn_events = 0;
+  uint8_t (*classify)(const Insn&) = nullptr;
+  bool counts() const { return count_events || insn_events; }
 };
 
 // How one control transfer changes the CTR buffer (csr/ctr.cpp, ctr::record).
@@ -51,7 +56,9 @@ enum class Exit : uint8_t {
 struct PlanInsn {
   Insn insn;
   uint64_t pc = 0;
-  uint32_t events = 0;  // the static events (bit e) it counts when it retires, among those counted
+  // The static events it counts when it retires, among those counted: bit e pmu::Event e, bit
+  // pmu::kEventCount + k the machine's instruction class k (PlanConfig::insn_events).
+  uint32_t events = 0;
   Exit exit = Exit::None;
   uint64_t target = 0;  // Side, Branch, Direct
   // Branches: a taken target breaking IALIGN raises instruction-address-misaligned instead.

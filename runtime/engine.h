@@ -8,6 +8,8 @@
 
 namespace brisk {
 
+struct Insn;
+
 struct Engine {
   virtual ~Engine() = default;
   virtual void run(Hart& h, TrapHandler& traps) = 0;
@@ -32,6 +34,9 @@ struct EngineOptions {
   // Other harts on host threads store to guest memory while this engine translates (system mode's
   // -smp N; user mode always counts as such).
   bool concurrent_harts = false;
+  // The machine's instruction classes (bit k: Hart::insn_events[k]), which the JIT counts per block
+  // while Hart::insn_event_mask selects them; nullptr: none.
+  uint8_t (*insn_events)(const Insn&) = nullptr;
 };
 
 // Throws brisk::Error for an unknown engine.

@@ -140,6 +140,12 @@ struct Hart {
   // A store overwrote code of the block running now: translated code looks at this after every
   // store it runs out of line and then leaves the block right after the store (jit/x64).
   bool code_written = false;
+  // Instruction classes a machine defines (EngineOptions::insn_events): translated code counts the
+  // retired instructions of the classes in the mask, class k into insn_events[k] (the -M snitch
+  // machine's retired metrics).
+  uint8_t insn_event_mask = 0;
+  static constexpr unsigned kInsnEventClasses = 8;
+  uint64_t insn_events[kInsnEventClasses] = {};
 
   // --- cold state ---
   PendingTrap trap;

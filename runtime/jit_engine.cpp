@@ -28,8 +28,8 @@ constexpr uint64_t kPage = 4096;
 
 uint64_t page_of(uint64_t va) { return va & ~(kPage - 1); }
 
-// Where mode_key keeps trigger::translation_key.
-constexpr unsigned kTriggerKeyShift = 44;
+// Where mode_key keeps trigger::translation_key, and the machine's instruction classes counted.
+constexpr unsigned kTriggerKeyShift = 44, kInsnEventsKeyShift = 48;
 
 // ucontext register index of each asmjit general-purpose register id (rax=0 ... r15=15).
 constexpr int kGregOfId[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
@@ -87,7 +87,7 @@ uint64_t JitEngine::mode_key(const Hart& h) const {
   return static_cast<uint64_t>(h.priv) | uint64_t(h.ialign_mask) << 3 | uint64_t(fp_off(h)) << 5 | mmu << 6 |
          uint64_t(fp_dirty_state(h)) << 8 | uint64_t(h.frm == 0) << 9 |
          uint64_t(pmu::active_events(h, static_cast<unsigned>(h.priv))) << 10 | uint64_t(ctr::record_mask(h)) << 27 |
-         uint64_t(trigger::translation_key(h)) << kTriggerKeyShift;
+         uint64_t(trigger::translation_key(h)) << kTriggerKeyShift | uint64_t(insn_events(h)) << kInsnEventsKeyShift;
 }
 
 jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const {
@@ -101,6 +101,8 @@ jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const 
   const uint32_t triggers = trigger::translation_key(h);
   cfg.exec_triggers = triggers & trigger::kKeyExecute;
   cfg.mem_triggers = triggers & trigger::kKeyMemory;
+  cfg.insn_events = insn_events(h);
+  cfg.classify = opt_.insn_events;
   return cfg;
 }
 

@@ -75,6 +75,8 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // The translation key beyond the address: what changes a block's meaning (docs/architecture.md,
   // "Translation key"), the counted events and the CTR record mask among it.
   uint64_t mode_key(const Hart& h) const;
+  // The machine's instruction classes translations for h count (none without a classifier).
+  uint8_t insn_events(const Hart& h) const { return opt_.insn_events ? h.insn_event_mask : 0; }
   jit::PlanConfig plan_config(const Hart& h, unsigned max_insns) const;
   x64::TranslateConfig config(const Hart& h);
   // Finds or translates the block at h.pc (of at most max_insns instructions, when not 0); nullptr

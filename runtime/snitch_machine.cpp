@@ -34,6 +34,22 @@ uint64_t dram_size(uint64_t size) {
   return size;
 }
 
+// The retired events other than RETIRED_INSTR (snitch::retired_events), as the instruction classes
+// translated code counts (EngineOptions::insn_events): class k is kClassMetric[k].
+constexpr snitch::Metric kClassMetric[] = {snitch::Metric::RETIRED_LOAD,      snitch::Metric::RETIRED_I,
+                                           snitch::Metric::RETIRED_ACC,       snitch::Metric::ISSUE_CORE_TO_FPU,
+                                           snitch::Metric::ISSUE_FPU,         snitch::Metric::ISSUE_FPU_SEQ};
+static_assert(std::size(kClassMetric) <= Hart::kInsnEventClasses);
+
+uint8_t classes_of(snitch::MetricMask metrics) {
+  uint8_t classes = 0;
+  for (unsigned k = 0; k < std::size(kClassMetric); k++)
+    if (metrics & snitch::bit(kClassMetric[k])) classes |= 1u << k;
+  return classes;
+}
+
+uint8_t insn_classes(const Insn& in) { return classes_of(snitch::retired_events(snitch_facts(in))); }
+
 }  // namespace
 
 // The TCDM's bytes: loads and stores of any size within the window. The bank model is the
@@ -240,6 +256,7 @@ SnitchMachine::SnitchMachine(const SystemOptions& opt) : opt_(opt), bus_(kDramBa
   if (opt_.engine.name == "jit") {
     EngineOptions eo = opt_.engine;
     eo.deadlines = true;
+    eo.insn_events = insn_classes;
     core_engine_ = make_engine(eo);
     dma_engine_ = make_engine(eo);
     mem_->set_code_hooks({[this](Hart&, uint64_t page) { code_written(page, Bus::kPage); },
@@ -479,9 +496,7 @@ bool SnitchMachine::translated(unsigned hart) const {
   // another hart holds one, the turn runs on the interpreter.
   for (unsigned i = 0; i < harts_.size(); i++)
     if (i != hart && harts_[i]->reservation != ~0ull) return false;
-  return engine_for(hart) && !(harts_[hart]->csr.ssr & 1) &&
-         !(cluster_->counters().selected(hart) & snitch::kRetiredEvents &
-           ~snitch::bit(snitch::Metric::RETIRED_INSTR));
+  return engine_for(hart) && !(harts_[hart]->csr.ssr & 1);
 }
 
 uint64_t SnitchMachine::run_translated(unsigned hart) {
@@ -493,6 +508,8 @@ uint64_t SnitchMachine::run_translated(unsigned hart) {
   h.deadline = start + n;
   translating_ = &h;
   counted_ = start;
+  std::copy(std::begin(h.insn_events), std::end(h.insn_events), counted_events_.begin());
+  h.insn_event_mask = classes_of(cluster_->counters().selected(hart));
   engine_for(hart)->run(h, *this);
   count_turn(h);
   translating_ = nullptr;
@@ -509,8 +526,11 @@ void SnitchMachine::count_turn(const Hart& h) {
   snitch::BlockCounts counts;
   counts.instructions = static_cast<uint32_t>(h.instret - counted_);
   counts.events[static_cast<unsigned>(snitch::Metric::RETIRED_INSTR)] = counts.instructions;
+  for (unsigned k = 0; k < std::size(kClassMetric); k++)
+    counts.events[static_cast<unsigned>(kClassMetric[k])] = static_cast<uint32_t>(h.insn_events[k] - counted_events_[k]);
   cluster_->retire_block(static_cast<unsigned>(h.hartid), counts);
   counted_ = h.instret;
+  std::copy(std::begin(h.insn_events), std::end(h.insn_events), counted_events_.begin());
 }
 
 bool SnitchMachine::on_trap(Hart& h) {

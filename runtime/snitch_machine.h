@@ -65,13 +65,14 @@ class SnitchMachine final : public InterruptSink, private TrapHandler {
   uint64_t turn_length() const;
   // Returns the steps it took.
   uint64_t run_quantum(unsigned hart);
-  // A quantum-mode turn in translated code: with --engine=jit, while the hart's SSRs are off, no
-  // counter selects a retired event other than RETIRED_INSTR (translated code counts instructions
-  // only) and no other hart holds an LR reservation. Returns the instructions it ran.
+  // A quantum-mode turn in translated code: with --engine=jit, while the hart's SSRs are off and no
+  // other hart holds an LR reservation. Translated code counts the retired events the counters
+  // select per block (Hart::insn_events). Returns the instructions it ran.
   Engine* engine_for(unsigned hart) const { return (hart == kDmaCore ? dma_engine_ : core_engine_).get(); }
   bool translated(unsigned hart) const;
   uint64_t run_translated(unsigned hart);
-  // The turn's instructions since the last count: RETIRED_INSTR, a cycle each (Cluster::retire_block).
+  // The turn's instructions since the last count: their retired events, a cycle each
+  // (Cluster::retire_block).
   void count_turn(const Hart& h);
   // TrapHandler, for translated turns: a trap is taken as step() takes it; the budget ends the turn.
   bool on_trap(Hart& h) override;
@@ -121,7 +122,8 @@ class SnitchMachine final : public InterruptSink, private TrapHandler {
   // --engine=jit: one engine per ISA (the block cache is keyed by pc and mode, not by extensions).
   std::unique_ptr<Engine> core_engine_, dma_engine_;
   Hart* translating_ = nullptr;  // the hart of the translated turn under way
-  uint64_t counted_ = 0;         // its instret when count_turn last counted
+  uint64_t counted_ = 0;         // its instret when count_turn last counted ...
+  std::array<uint64_t, Hart::kInsnEventClasses> counted_events_{};  // ... and its insn_events
   std::optional<Htif> htif_;
   uint64_t tohost_ = ~0ull;
   uint64_t next_timer_ = 0;  // the mtime from which the CLINT must be polled

@@ -201,6 +201,9 @@ namespace {
 
 // Emits one block plan. Tracks `pending_`: instructions of this block already executed at the current
 // point of the code but not yet added to hart.instret. instret is exact at every helper call and exit.
+// Pending counts of the PMU's events and of the machine's instruction classes (jit::PlanInsn::events).
+using EventCounts = std::array<uint16_t, pmu::kEventCount + Hart::kInsnEventClasses>;
+
 class BlockEmitter {
  public:
   BlockEmitter(x86::Assembler& a, const TranslateConfig& cfg, const Trampolines& t, BlockCode& b)
@@ -278,22 +281,25 @@ class BlockEmitter {
   }
   // --- performance events (only those the plan counts; none by default) ---
   bool counting(unsigned e) const { return (plan_.cfg.count_events >> e) & 1; }
+  // Event e's count: pmu::Event e in the current privilege, or the machine's instruction class
+  // e - pmu::kEventCount (jit::PlanInsn::events).
   Mem event_mem(unsigned e) const {
+    if (e >= pmu::kEventCount) return hart_q(offsetof(Hart, insn_events) + (e - pmu::kEventCount) * sizeof(uint64_t));
     return hart_q(offsetof(Hart, csr) + offsetof(csr::State, pmu) + offsetof(pmu::State, events) +
                   (cfg_.priv * pmu::kEventCount + e) * sizeof(uint64_t));
   }
   // The static events of an instruction that retires, added to the pending counts.
-  static void count_static(const jit::PlanInsn& p, std::array<uint16_t, pmu::kEventCount>& ev) {
+  static void count_static(const jit::PlanInsn& p, EventCounts& ev) {
     for (uint32_t m = p.events; m; m &= m - 1) ev[__builtin_ctz(m)]++;
   }
   // Adds events to the hart's counts: sign -1 takes them back.
-  void emit_event_adds(const std::array<uint16_t, pmu::kEventCount>& ev, int sign = 1) {
-    for (unsigned e = 0; e < pmu::kEventCount; e++)
+  void emit_event_adds(const EventCounts& ev, int sign = 1) {
+    for (unsigned e = 0; e < ev.size(); e++)
       if (ev[e]) a_.add(event_mem(e), Imm(sign * ev[e]));
   }
   // At an exit that retires `p` (nullptr: nothing more), and its taken-branch event.
   void emit_exit_events(const jit::PlanInsn* p, bool taken) {
-    if (!plan_.cfg.count_events) return;
+    if (!plan_.cfg.counts()) return;
     auto ev = pend_ev_;
     if (p) count_static(*p, ev);
     if (taken && plan_.count_taken) ev[pmu::kTakenBranches]++;
@@ -375,7 +381,7 @@ class BlockEmitter {
   // instructions before this one counted (pending_ = 0).
   void emit_helper(const Insn& i) {
     ring_r15_stored_ = false;
-    if (!plan_.cfg.count_events) {  // the shared thunk; counted events need the pending counts inline
+    if (!plan_.cfg.counts()) {  // the shared thunk; counted events need the pending counts inline
       b_.sites.push_back({&i, pc_, pending_});
       a_.mov(x86::rdx, Imm(reinterpret_cast<uint64_t>(&b_.sites.back())));
       a_.call(Imm(reinterpret_cast<uint64_t>(fp_emitted_ ? tramp_.helper_fold : tramp_.helper)));
@@ -632,7 +638,7 @@ class BlockEmitter {
   }
 
   // Restores the emitter's position in the block for out-of-line code queued at idx.
-  void resume_at(size_t idx, unsigned pending, const std::array<uint16_t, pmu::kEventCount>& ev) {
+  void resume_at(size_t idx, unsigned pending, const EventCounts& ev) {
     ring_r15_stored_ = false;
     idx_ = idx;
     pc_ = plan_.insns[idx].pc;
@@ -1367,7 +1373,7 @@ class BlockEmitter {
   uint64_t pc_ = 0;
   unsigned pending_ = 0;
   bool fp_emitted_ = false;  // an inline FP operation may have raised flags not yet in hart.fflags
-  std::array<uint16_t, pmu::kEventCount> pend_ev_{};  // events of retired instructions not yet counted
+  EventCounts pend_ev_{};  // events of retired instructions not yet counted
   // A ring record on the way here stored r15, which has not changed since and no C++ has run: the
   // next record may leave its slot's r15 out (ctr::Site::shares_instret).
   bool ring_r15_stored_ = false;

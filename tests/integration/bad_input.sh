@@ -168,8 +168,10 @@ expect_error "snitch: p_memsz beyond memory" "outside the TCDM .* and DRAM" syst
 expect_error "snitch: entry outside DRAM" "the entry point 0x10000000 is not in DRAM" \
     system -M snitch --cpu rv64 --kernel "$WORK/entry-tcdm"
 expect_error "snitch: --smp" "-M snitch has 9 harts: --smp is virt's" system -M snitch --smp 2 --kernel "$WORK/bare-spin"
-expect_error "snitch: --engine=jit" "runs its harts in cycle order on the interpreter: --engine=jit" \
+expect_error "snitch: --engine=jit" "runs in cycle order on the interpreter: --engine=jit needs --quantum N" \
     system -M snitch --engine=jit --kernel "$WORK/bare-spin"
+expect_error "snitch: --engine=check" "or in quantum mode with --engine=jit: --engine=check is not available" \
+    system -M snitch --engine=check --quantum 8 --kernel "$WORK/bare-spin"
 expect_error "snitch: -m 1001K" "at least 1 MiB of DRAM in whole 4 KiB pages \\(-m 1025024 bytes\\)" \
     system -M snitch -m 1001K --kernel "$WORK/bare-spin"
 expect_error "snitch: -m 2G" "at most 2047 MiB of DRAM, up to the CLINT \\(-m 2048 MiB\\)" \
