@@ -1,5 +1,5 @@
-// brisk-rvgen: writes a random RV64GC (+Zba/Zbb/Zbs) user-mode test program as assembly, and compares the
-// result dumps two emulators produced from it.
+// brisk-rvgen: writes a random RV64GC (+Zba/Zbb/Zbs) user-mode test program as assembly (or a bare-metal one:
+// --system, --rv32), and compares the result dumps two emulators produced from it.
 //
 //   brisk-rvgen [--system | --rv32] --seed S --index I [--length N] [--limit K] [-o FILE]
 //   brisk-rvgen --compare EXPECTED ACTUAL
