@@ -1,9 +1,9 @@
-// brisk-rvgen: writes a random RV64GC (+Zba/Zbb/Zbs) user-mode test program as assembly, and compares the
-// result dumps two emulators produced from it.
+// brisk-rvgen: writes a random RV64GC (+Zba/Zbb/Zbs) user-mode test program as assembly (or a bare-metal one:
+// --system, --rv32), and compares the result dumps two emulators produced from it.
 //
-//   brisk-rvgen [--system] --seed S --index I [--length N] [--limit K] [-o FILE]
+//   brisk-rvgen [--system | --rv32] --seed S --index I [--length N] [--limit K] [-o FILE]
 //   brisk-rvgen --compare EXPECTED ACTUAL
-//   brisk-rvgen --compare-system EXPECTED ACTUAL [LABEL_E LABEL_A]
+//   brisk-rvgen [--rv32] --compare-system EXPECTED ACTUAL [LABEL_E LABEL_A]
 //   brisk-rvgen --causes OUTPUT
 //
 // The program sets every register to an interesting value, runs N random "units" (one instruction, or a short
@@ -18,13 +18,22 @@
 // sources that qemu 7.2 handles right (see bitmanip()).
 //
 // --system writes a bare-metal program for `brisk system --bios none` instead, to compare brisk's engines
-// with each other (see system_text()). Its units add what only a whole machine has: ecall/ebreak, illegal
+// with each other (see system_handlers()). Its units add what only a whole machine has: ecall/ebreak, illegal
 // encodings, accesses outside the data area and across the edges of RAM, misaligned atomics, fetches from
 // nowhere, privileged instructions, Zicond, and CSR accesses (scratch, trap, counter, PMU, envcfg, stateen,
 // indirect and unimplemented CSRs), in M, S and U mode, with a random medeleg. An M-mode and an S-mode trap
 // handler log each trap's cause, tval, epc and status and step over the trapping instruction. At the end the
 // program prints its registers, CSRs, trap log and data area in hex on the UART and exits through HTIF (and
 // the sifive_test finisher). gp belongs to the harness there: it carries the privilege switch requests.
+//
+// --rv32 writes the user-level units for an RV32IMAFDC + Zba/Zbb/Zbs hart instead, as a bare-metal program
+// that runs them in M mode and prints the registers (x as 32-bit values, f as 64-bit ones), fcsr and the
+// scratch buffer as --system does; --compare-system then wants --rv32 too. Its units are the ones above
+// without the RV64-only forms (the W instructions, ld/sd/lwu, 64-bit shift amounts and AMOs, fcvt to and
+// from 64-bit integers, fmv.x.d/fmv.d.x, c.addiw and the 64-bit compressed loads and stores, whose encodings
+// RV32 gives to c.jal and c.flw/c.fsw/c.flwsp/c.fswsp, which it has instead), with 32-bit values. What the
+// user-level programs leave out, these do too. No unit traps: a trap ends the program with exit status
+// 64 + mcause.
 
 #include <fmt/format.h>
 
@@ -153,8 +162,13 @@ struct Addr {
 
 class Generator {
  public:
-  Generator(uint64_t seed, uint64_t index, bool system)
-      : rng_(mix(seed, index)), seed_(seed), index_(index), system_(system), reserved_(1u << kSp | system << kGp) {}
+  Generator(uint64_t seed, uint64_t index, bool system, bool rv32)
+      : rng_(mix(seed, index)),
+        seed_(seed),
+        index_(index),
+        system_(system),
+        rv32_(rv32),
+        reserved_(1u << kSp | system << kGp) {}
 
   std::string program(int length, int limit);
 
@@ -208,6 +222,17 @@ class Generator {
   void holds(int r, bool single) { single_ = (single_ & ~(1u << r)) | uint32_t(single) << r; }
   static bool boxed(uint64_t v) { return v >> 32 == 0xffffffffu; }
 
+  int xlen() const { return rv32_ ? 32 : 64; }
+  // An entry of a table of mnemonics whose RV64-only forms are the W ones, whose names end in w; RV32 gets
+  // one of the others.
+  template <size_t N>
+  const char* pick_xlen(const char* const (&ops)[N]) {
+    for (;;) {
+      const char* op = rng_.pick(ops);
+      if (!rv32_ || op[std::strlen(op) - 1] != 'w') return op;
+    }
+  }
+
   int64_t imm12() {
     switch (rng_.below(6)) {
       case 0: return rng_.pick({0, 1, -1, 2, 2047, -2048, 0x555});
@@ -215,7 +240,7 @@ class Generator {
       default: return rng_.range(-2048, 2047);
     }
   }
-  uint64_t value64();
+  uint64_t xvalue();
   uint64_t fp_value();
   std::string rm() {
     static const char* const kRm[] = {"rne", "rtz", "rdn", "rup", "rmm", "dyn"};
@@ -265,6 +290,7 @@ class Generator {
   Rng rng_;
   uint64_t seed_, index_;
   bool system_;
+  bool rv32_;          // an RV32 hart: XLEN 32, FLEN 64
   uint32_t reserved_;  // registers no unit may write: sp, and in system mode gp
   int priv_ = kPrivM;  // system mode: the privilege the next unit runs in
   std::vector<int> priv_after_;  // ... and after each unit
@@ -275,7 +301,8 @@ class Generator {
   int label_ = 0;
 };
 
-uint64_t Generator::value64() {
+// An x register value: XLEN bits.
+uint64_t Generator::xvalue() {
   static const uint64_t kSpecial[] = {0,
                                       1,
                                       ~0ull,
@@ -294,17 +321,20 @@ uint64_t Generator::value64() {
                                       0x8000000000000001ull,
                                       0x0101010101010101ull,
                                       0x8080808080808080ull};
+  uint64_t v;
   switch (rng_.below(6)) {
     case 0:
-    case 1: return rng_.pick(kSpecial);
-    case 2: return uint64_t(rng_.range(-64, 64));
-    case 3: return uint64_t(int64_t(int32_t(rng_.next())));  // a sign-extended 32-bit value
+    case 1: v = rng_.pick(kSpecial); break;
+    case 2: v = uint64_t(rng_.range(-64, 64)); break;
+    case 3: v = uint64_t(int64_t(int32_t(rng_.next()))); break;  // a sign-extended 32-bit value
     case 4: {
       uint64_t m = rng_.chance(50) ? 1 : 3;
-      return m << rng_.below(64);
+      v = m << rng_.below(uint64_t(xlen()));
+      break;
     }
-    default: return rng_.next();
+    default: v = rng_.next();
   }
+  return rv32_ ? uint32_t(v) : v;
 }
 
 // A raw 64-bit FP register image: special and random doubles, NaN-boxed singles, and singles whose box is
@@ -382,7 +412,7 @@ void Generator::address_amo(int size, int base) { emit(Insn("addi").x(base).x(kS
 void Generator::alu_rr() {
   static const char* const kOps[] = {"add", "sub", "sll",  "slt",  "sltu", "xor",  "srl", "sra",
                                      "or",  "and", "addw", "subw", "sllw", "srlw", "sraw"};
-  const char* op = rng_.pick(kOps);
+  const char* op = pick_xlen(kOps);
   int d = rd(), a = rs();
   int b = rng_.chance(10) ? a : rs();
   emit(Insn(op).x(d).x(a).x(b));
@@ -392,10 +422,10 @@ void Generator::alu_imm() {
   static const char* const kImm[] = {"addi", "slti", "sltiu", "xori", "ori", "andi", "addiw"};
   static const char* const kShift[] = {"slli", "srli", "srai"};
   static const char* const kShiftW[] = {"slliw", "srliw", "sraiw"};
-  switch (rng_.below(4)) {
+  switch (rng_.below(rv32_ ? 3 : 4)) {
     case 0:
-    case 1: emit(Insn(rng_.pick(kImm)).x(rd()).x(rs()).i(imm12())); break;
-    case 2: emit(Insn(rng_.pick(kShift)).x(rd()).x(rs()).i(rng_.range(0, 63))); break;
+    case 1: emit(Insn(pick_xlen(kImm)).x(rd()).x(rs()).i(imm12())); break;
+    case 2: emit(Insn(rng_.pick(kShift)).x(rd()).x(rs()).i(rng_.range(0, xlen() - 1))); break;
     default: emit(Insn(rng_.pick(kShiftW)).x(rd()).x(rs()).i(rng_.range(0, 31))); break;
   }
 }
@@ -404,14 +434,14 @@ void Generator::upper() {
   switch (rng_.below(3)) {
     case 0: emit(Insn("lui").x(rd()).h(rng_.below(1 << 20))); break;
     case 1: emit(Insn("auipc").x(rd()).h(rng_.below(1 << 20))); break;
-    default: emit(Insn("li").x(rd()).h(value64())); break;
+    default: emit(Insn("li").x(rd()).h(xvalue())); break;
   }
 }
 
 void Generator::mul_div() {
   static const char* const kOps[] = {"mul",  "mulh", "mulhsu", "mulhu", "div",  "divu", "rem",
                                      "remu", "mulw", "divw",   "divuw", "remw", "remuw"};
-  const char* op = rng_.pick(kOps);
+  const char* op = pick_xlen(kOps);
   int a = rs(), b = rs();
   // Make division by zero and INT_MIN / -1 frequent rather than lucky.
   if (op[0] != 'm' && rng_.chance(30)) {
@@ -421,7 +451,7 @@ void Generator::mul_div() {
       do a = tmp();
       while (a == b);
       bool word = op[std::strlen(op) - 1] == 'w';
-      emit(Insn("li").x(a).h(word ? 0xffffffff80000000ull : 0x8000000000000000ull));
+      emit(Insn("li").x(a).h(rv32_ ? 0x80000000ull : word ? 0xffffffff80000000ull : 0x8000000000000000ull));
     }
   }
   emit(Insn(op).x(rd()).x(a).x(b));
@@ -436,10 +466,14 @@ void Generator::bitmanip() {
   static const char* const kImm64[] = {"slli.uw", "rori", "bclri", "bexti", "binvi", "bseti"};
   switch (rng_.below(6)) {
     case 0:
-    case 1: emit(Insn(rng_.pick(kRR)).x(rd()).x(rs()).x(rs())); break;
+    case 1: emit(Insn(pick_xlen(kRR)).x(rd()).x(rs()).x(rs())); break;
     case 2:
-    case 3: emit(Insn(rng_.pick(kUnary)).x(rd()).x(rs())); break;
+    case 3: emit(Insn(pick_xlen(kUnary)).x(rd()).x(rs())); break;
     case 4: {
+      if (rv32_) {  // ctz in kUnary stands for ctzw
+        emit(Insn(pick_xlen(kUnary)).x(rd()).x(rs()));
+        break;
+      }
       // qemu 7.2 gets ctzw wrong when the low word is zero and the high word is not (it answers ctz of all 64
       // bits, not 32), so the source gets a set bit in its low word, or copies of bit 31 in its high word.
       int t = tmp();
@@ -451,24 +485,25 @@ void Generator::bitmanip() {
       break;
     }
     default:
-      if (rng_.chance(25))
+      if (!rv32_ && rng_.chance(25))
         emit(Insn("roriw").x(rd()).x(rs()).i(rng_.range(0, 31)));
       else
-        emit(Insn(rng_.pick(kImm64)).x(rd()).x(rs()).i(rng_.range(0, 63)));
+        emit(Insn(pick_xlen(kImm64)).x(rd()).x(rs()).i(rng_.range(0, xlen() - 1)));
   }
 }
 
 void Generator::load_store() {
+  // RV32 has the first five loads and the first three stores.
   static const char* const kLoad[] = {"lb", "lbu", "lh", "lhu", "lw", "lwu", "ld"};
   static const char* const kStore[] = {"sb", "sh", "sw", "sd"};
   static const int kLoadSize[] = {1, 1, 2, 2, 4, 4, 8};
   bool aligned = rng_.chance(70);
   if (rng_.chance(50)) {
-    size_t i = rng_.below(7);
+    size_t i = rng_.below(rv32_ ? 5 : 7);
     Addr a = address(kLoadSize[i], aligned);
     emit(Insn(kLoad[i]).x(rd()).mem(a.off, a.base));
   } else {
-    size_t i = rng_.below(4);
+    size_t i = rng_.below(rv32_ ? 3 : 4);
     Addr a = address(1 << i, aligned);
     emit(Insn(kStore[i]).x(rs()).mem(a.off, a.base));
   }
@@ -490,7 +525,7 @@ void Generator::atomic() {
   static const char* const kAmo[] = {"amoswap", "amoadd", "amoxor",  "amoand", "amoor",
                                      "amomin",  "amomax", "amominu", "amomaxu"};
   static const char* const kOrder[] = {"", ".aq", ".rl", ".aqrl"};
-  int size = rng_.chance(50) ? 4 : 8;
+  int size = rv32_ || rng_.chance(50) ? 4 : 8;
   std::string w = size == 4 ? ".w" : ".d";
   int base = tmp();
   address_amo(size, base);
@@ -524,8 +559,8 @@ void Generator::fp_arith() {
 }
 
 void Generator::fp_convert() {
-  static const char* const kInt[] = {"w", "wu", "l", "lu"};
-  std::string i = rng_.pick(kInt);
+  static const char* const kInt[] = {"w", "wu", "l", "lu"};  // RV32 has the first two
+  std::string i = kInt[rng_.below(rv32_ ? 2 : 4)];
   bool single = rng_.chance(50);
   std::string t = single ? "s" : "d";
   int d = fd();
@@ -567,9 +602,11 @@ void Generator::fp_misc() {
       break;
     }
     case 3: emit(Insn("fclass" + t).x(rd()).f(fs(single))); break;
-    case 4: emit(Insn(single ? "fmv.x.w" : "fmv.x.d").x(rd()).f(fs(single))); break;
+    // RV32 moves only words: fmv.x.w of a double reads its low half.
+    case 4: emit(Insn(single || rv32_ ? "fmv.x.w" : "fmv.x.d").x(rd()).f(fs(single))); break;
     case 5: {
       int d = fd();
+      single |= rv32_;
       emit(Insn(single ? "fmv.w.x" : "fmv.d.x").f(d).x(rs()));
       holds(d, single);
       break;
@@ -577,8 +614,15 @@ void Generator::fp_misc() {
     default: {  // plant a fresh interesting FP value
       int r = tmp(), d = fd();
       uint64_t v = fp_value();
-      emit(Insn("li").x(r).h(v));
-      emit(Insn("fmv.d.x").f(d).x(r));
+      if (rv32_) {  // from a constant in .data, as an x register cannot hold it
+        std::string label = fmt::format(".Lfp{}", label_++);
+        emit(fmt::format(".pushsection .data; .balign 8; {}: .dword {:#018x}; .popsection", label, v));
+        emit(Insn("lla").x(r).s(label));
+        emit(Insn("fld").f(d).mem(0, r));
+      } else {
+        emit(Insn("li").x(r).h(v));
+        emit(Insn("fmv.d.x").f(d).x(r));
+      }
       holds(d, boxed(v));
     }
   }
@@ -642,7 +686,7 @@ void Generator::branch() {
     case 4: emit(Insn("jal").x(rd()).s(label)); break;
     case 5:
       if (rvc_) {
-        emit(Insn("c.j").s(label));
+        emit(Insn(rv32_ && rng_.chance(50) ? "c.jal" : "c.j").s(label));
         break;
       }
       [[fallthrough]];
@@ -669,7 +713,12 @@ void Generator::compressed() {
   };
   switch (rng_.below(16)) {
     case 0: emit(Insn("c.addi").x(tmp()).i(nz6())); break;
-    case 1: emit(Insn("c.addiw").x(tmp()).i(rng_.range(-32, 31))); break;
+    case 1:
+      if (!rv32_) {
+        emit(Insn("c.addiw").x(tmp()).i(rng_.range(-32, 31)));
+        break;
+      }
+      [[fallthrough]];
     case 2: emit(Insn("c.li").x(tmp()).i(rng_.range(-32, 31))); break;
     case 3: {
       int d = tmp();
@@ -677,10 +726,14 @@ void Generator::compressed() {
       emit(Insn("c.lui").x(d).h(v < 32 ? v : 0xfffc0 + v));
       break;
     }
-    case 4: emit(Insn("c.slli").x(tmp()).i(rng_.range(1, 63))); break;
-    case 5: emit(Insn(rng_.pick({"c.srli", "c.srai"})).x(rc()).i(rng_.range(1, 63))); break;
+    case 4: emit(Insn("c.slli").x(tmp()).i(rng_.range(1, xlen() - 1))); break;
+    case 5: emit(Insn(rng_.pick({"c.srli", "c.srai"})).x(rc()).i(rng_.range(1, xlen() - 1))); break;
     case 6: emit(Insn("c.andi").x(rc()).i(rng_.range(-32, 31))); break;
-    case 7: emit(Insn(rng_.pick({"c.and", "c.or", "c.xor", "c.sub", "c.addw", "c.subw"})).x(rc()).x(rc())); break;
+    case 7: {
+      static const char* const kOps[] = {"c.and", "c.or", "c.xor", "c.sub", "c.addw", "c.subw"};
+      emit(Insn(pick_xlen(kOps)).x(rc()).x(rc()));
+      break;
+    }
     case 8: emit(Insn(rng_.chance(50) ? "c.mv" : "c.add").x(tmp()).x(rs_nz())); break;
     case 9: emit(Insn("c.addi4spn").x(rc()).x(kSp).i(4 * rng_.range(1, 255))); break;
     case 10: {  // moves sp and puts it back
@@ -691,6 +744,17 @@ void Generator::compressed() {
     }
     case 11: {
       bool dbl = rng_.chance(50), load = rng_.chance(50);
+      if (rv32_ && dbl) {  // RV32 has c.flw and c.fsw where RV64 has c.ld and c.sd
+        Addr a = address_c(4);
+        if (load) {
+          int d = fs_c();
+          emit(Insn("c.flw").f(d).mem(a.off, a.base));
+          holds(d, true);
+        } else {
+          emit(Insn("c.fsw").f(fs_c()).mem(a.off, a.base));
+        }
+        break;
+      }
       Addr a = address_c(dbl ? 8 : 4);
       const char* op = load ? (dbl ? "c.ld" : "c.lw") : (dbl ? "c.sd" : "c.sw");
       emit(Insn(op).x(rc()).mem(a.off, a.base));
@@ -710,7 +774,17 @@ void Generator::compressed() {
     }
     case 13: {
       bool dbl = rng_.chance(50), load = rng_.chance(50);
-      int64_t off = rng_.range(0, 63) * (dbl ? 8 : 4);
+      int64_t off = rng_.range(0, 63) * (dbl && !rv32_ ? 8 : 4);
+      if (rv32_ && dbl) {  // c.flwsp and c.fswsp, where RV64 has c.ldsp and c.sdsp
+        if (load) {
+          int d = fd();
+          emit(Insn("c.flwsp").f(d).mem(off, kSp));
+          holds(d, true);
+        } else {
+          emit(Insn("c.fswsp").f(fs(true)).mem(off, kSp));
+        }
+        break;
+      }
       if (load)
         emit(Insn(dbl ? "c.ldsp" : "c.lwsp").x(tmp()).mem(off, kSp));
       else
@@ -879,16 +953,16 @@ void Generator::sys_csr() {
       v |= rng_.next() & 0xfc00000000000000ull;
       break;
     }
-    case kSatp: v = value64() & ~(0xfull << 60); break;  // MODE stays Bare
+    case kSatp: v = xvalue() & ~(0xfull << 60); break;  // MODE stays Bare
     case kStatus: {
       // FS, SUM and MXR (and in mstatus TVM and TW), set or cleared; nothing that changes how the handlers
       // run (MPRV, TSR, the interrupt enables, the previous-privilege fields).
       uint64_t mask = 3ull << 13 | 1ull << 18 | 1ull << 19 | (c.num == 0x300 ? 3ull << 20 : 0);
       int t = tmp();
-      emit(Insn("li").x(t).h(value64() & mask));
+      emit(Insn("li").x(t).h(xvalue() & mask));
       return emit(Insn(rng_.chance(50) ? "csrrs" : "csrrc").x(d).s(num).x(t));
     }
-    default: v = value64();
+    default: v = xvalue();
   }
   int t = tmp();
   emit(Insn("li").x(t).h(v));
@@ -964,18 +1038,13 @@ void Generator::gen_unit(bool in_block) {
   }
 }
 
-// The end of a system-mode program: prints [dump, dump_end) on the UART as one hex word a line, exits, and
-// the trap handlers. Both handlers log a trap (record), then resume after the trapping instruction, whose
-// length its first halfword tells, or at the resume address a fetch fault left. The M handler also carries
-// out privilege switches: gp = kSwitch | forwarded << 4 | target asks it to mret into the target, after the
-// ecall or, when the S handler forwarded the request, after the U-mode ecall it noted.
-std::string system_tail() {
-  return fmt::format(R"(  lla s1, dump
-  lla s2, dump_end
-  li s3, 0x10000000
-1:
-  ld a0, 0(s1)
-  li a1, 60
+// The end of a bare-metal program (--system, --rv32): prints [dump, dump_end) on the UART as one 64-bit hex
+// word a line (on RV32 its high half, then its low half), then exits with status 0 through HTIF and the
+// sifive_test finisher. `exit` writes a0 to tohost and a1 to the finisher.
+std::string print_exit(bool rv32) {
+  return fmt::format(R"(  .macro put_hex load, off, top
+  \load a0, \off(s1)
+  li a1, \top
 2:
   srl a2, a0, a1
   andi a2, a2, 15
@@ -987,16 +1056,23 @@ std::string system_tail() {
   jal ra, uart_putc
   addi a1, a1, -4
   bgez a1, 2b
+  .endm
+  lla s1, dump
+  lla s2, dump_end
+  li s3, 0x10000000
+1:
+{digits}
   li a2, 10
   jal ra, uart_putc
   addi s1, s1, 8
   bltu s1, s2, 1b
   li a0, 1
-  lla a1, tohost
-  sd a0, 0(a1)
-  li a1, 0x100000
-  li a0, 0x5555
-  sw a0, 0(a1)
+  li a1, 0x5555
+exit:
+  lla a2, tohost
+  {sx} a0, 0(a2)
+  li a2, 0x100000
+  sw a1, 0(a2)
 4:
   j 4b
 uart_putc:
@@ -1005,7 +1081,33 @@ uart_putc:
   beqz a3, uart_putc
   sb a2, 0(s3)
   ret
+)",
+                     fmt::arg("digits", rv32 ? "  put_hex lw, 4, 28\n  put_hex lw, 0, 28" : "  put_hex ld, 0, 60"),
+                     fmt::arg("sx", rv32 ? "sw" : "sd"));
+}
 
+// The RV32 program's M-mode trap handler: no unit traps, so a trap fails the run with status 64 + mcause
+// (HTIF's tohost is status << 1 | 1; the finisher's fail code is status << 16 | 0x3333).
+constexpr const char* kRv32Trap = R"(
+  .balign 4
+m_trap:
+  csrr a0, mcause
+  addi a0, a0, 64
+  slli a1, a0, 16
+  li a2, 0x3333
+  or a1, a1, a2
+  slli a0, a0, 1
+  ori a0, a0, 1
+  j exit
+)";
+
+// The trap handlers of a system-mode program. Both handlers log a trap (record), then resume after the
+// trapping instruction, whose length its first halfword tells, or at the resume address a fetch fault left.
+// The M handler also carries out privilege switches: gp = kSwitch | forwarded << 4 | target asks it to mret
+// into the target, after the ecall or, when the S handler forwarded the request, after the U-mode ecall it
+// noted.
+std::string system_handlers() {
+  return fmt::format(R"(
   .macro handler_regs op, at
   .irp r, 0, 1, 2, 3, 4
   \op t\r, \at+8*\r(sp)
@@ -1115,7 +1217,7 @@ std::string Generator::program(int length, int limit) {
 
   // Initial state first, so the FP precision tracking starts from the truth.
   std::vector<uint64_t> xinit(32), finit(32);
-  for (auto& v : xinit) v = value64();
+  for (auto& v : xinit) v = xvalue();
   for (int i = 0; i < 32; ++i) {
     finit[size_t(i)] = fp_value();
     holds(i, boxed(finit[size_t(i)]));
@@ -1143,7 +1245,7 @@ std::string Generator::program(int length, int limit) {
   }
   std::string scratch;
   for (int i = 0; i < kScratchSize / 8; ++i) {
-    uint64_t v = rng_.chance(20) ? value64() : rng_.next();
+    uint64_t v = rng_.chance(20) ? xvalue() : rng_.next();
     scratch += fmt::format("  .dword {:#018x}\n", v);
   }
   int insns = 0;
@@ -1155,12 +1257,15 @@ std::string Generator::program(int length, int limit) {
   o << fmt::format("# brisk-rvgen seed={} index={} units={} insns={}\n", seed_, index_, limit, insns);
   // No linker relaxation: gp holds random data, so nothing may be relaxed against it.
   o << "  .option norelax\n  .option rvc\n";
-  if (system_) {
+  if (system_ || rv32_) {
     // Into .text.init, which tests/bare/link.ld puts at the start of RAM. PMP entry 0 grants S and U
     // everything; mstatus.FS is turned on for the FP set-up.
     o << "  .section .text.init, \"ax\"\n  .globl _start\n_start:\n";
-    o << "  lla t0, m_trap\n  csrw mtvec, t0\n  lla t0, s_trap\n  csrw stvec, t0\n";
-    o << "  li t0, -1\n  csrw pmpaddr0, t0\n  li t0, 0x1f\n  csrw pmpcfg0, t0\n";
+    o << "  lla t0, m_trap\n  csrw mtvec, t0\n";
+    if (system_) {
+      o << "  lla t0, s_trap\n  csrw stvec, t0\n";
+      o << "  li t0, -1\n  csrw pmpaddr0, t0\n  li t0, 0x1f\n  csrw pmpcfg0, t0\n";
+    }
     o << "  li t0, 0x2000\n  csrs mstatus, t0\n";
   } else {
     o << "  .text\n  .globl _start\n_start:\n";
@@ -1180,7 +1285,9 @@ std::string Generator::program(int length, int limit) {
   if (system_ && limit > 0 && priv_after_[size_t(limit - 1)] != kPrivM)
     o << fmt::format("  li gp, {:#x}\n  ecall\n", kSwitch | kPrivM);
   o << "  .option rvc\n";
-  for (int i = 0; i < 32; ++i) o << fmt::format("  sd {}, {}(sp)\n", kXName[i], kDumpOff + 8 * i);
+  // RV32 stores the low halves of the x and fcsr words; their high halves stay zero.
+  const char* sx = rv32_ ? "sw" : "sd";
+  for (int i = 0; i < 32; ++i) o << fmt::format("  {} {}, {}(sp)\n", sx, kXName[i], kDumpOff + 8 * i);
   if (system_) {
     // The CSRs before FS is turned back on for the FP dump.
     o << "  lla t0, csrdump\n";
@@ -1189,14 +1296,16 @@ std::string Generator::program(int length, int limit) {
     o << "  li t0, 0x2000\n  csrs mstatus, t0\n";
   }
   for (int i = 0; i < 32; ++i) o << fmt::format("  fsd {}, {}(sp)\n", kFName[i], kDumpOff + 256 + 8 * i);
-  o << fmt::format("  frcsr t0\n  sd t0, {}(sp)\n  sd zero, {}(sp)\n", kDumpOff + 512, kDumpOff + 520);
-  if (system_) {
-    o << system_tail();
+  o << fmt::format("  frcsr t0\n  {0} t0, {1}(sp)\n  {0} zero, {2}(sp)\n", sx, kDumpOff + 512, kDumpOff + 520);
+  if (system_ || rv32_) {
+    o << print_exit(rv32_) << (system_ ? system_handlers() : kRv32Trap);
     o << "  .data\n  .balign 16\nfpinit:\n";
     for (uint64_t v : finit) o << fmt::format("  .dword {:#018x}\n", v);
     o << "  .balign 16\ndump:\n  .zero " << kDumpSize << "\nscratch:\n" << scratch;
-    o << fmt::format("hsave:\n  .zero {}\ncsrdump:\n  .zero {}\ntlog:\n  .zero {}\ndump_end:\n", 8 * kSaveWords,
-                     8 * kDumpCsrWords, 8 * kLogWords);
+    if (system_)
+      o << fmt::format("hsave:\n  .zero {}\ncsrdump:\n  .zero {}\ntlog:\n  .zero {}\n", 8 * kSaveWords,
+                       8 * kDumpCsrWords, 8 * kLogWords);
+    o << "dump_end:\n";
     o << "  .section .tohost, \"aw\", @progbits\n  .balign 64\n  .globl tohost\ntohost: .dword 0\n"
          "  .balign 64\n  .globl fromhost\nfromhost: .dword 0\n";
     return o.str();
@@ -1230,9 +1339,10 @@ bool read_binary(const char* path, std::vector<uint64_t>& words) {
   return true;
 }
 
-// A system-mode dump: one 16-digit hex word a line, as system_tail() prints them; a console may add \r.
+// A bare-metal dump of n words: one 16-digit hex word a line, as print_exit() prints them; a console may add
+// \r. A system-mode dump has kSystemWords, an RV32 one the user-mode dump's kOutputSize / 8.
 constexpr int kSystemWords = kOutputSize / 8 + kSaveWords + kDumpCsrWords + kLogWords;
-bool read_hex(const char* path, std::vector<uint64_t>& words) {
+bool read_hex(const char* path, std::vector<uint64_t>& words, size_t n) {
   std::ifstream f(path);
   std::string line;
   words.clear();
@@ -1243,7 +1353,7 @@ bool read_hex(const char* path, std::vector<uint64_t>& words) {
     if (line.size() != 16 || *end) return false;
     words.push_back(v);
   }
-  return words.size() == size_t(kSystemWords);
+  return words.size() == n;
 }
 
 // The name of word i of a dump: registers, fcsr, the scratch buffer, and in system mode the harness's save
@@ -1269,14 +1379,17 @@ std::string word_name(size_t i) {
   return fmt::format("traps[{}].{}", i / 4, kField[i % 4]);
 }
 
-int compare(bool system, const char* expected_path, const char* actual_path, const std::string& elabel,
+// hex_words: the words of a bare-metal dump, or 0 for a user-mode one.
+int compare(size_t hex_words, const char* expected_path, const char* actual_path, const std::string& elabel,
             const std::string& alabel) {
   std::vector<uint64_t> e, a;
-  bool (*read)(const char*, std::vector<uint64_t>&) = system ? read_hex : read_binary;
+  auto read = [&](const char* path, std::vector<uint64_t>& w) {
+    return hex_words ? read_hex(path, w, hex_words) : read_binary(path, w);
+  };
   bool eok = read(expected_path, e), aok = read(actual_path, a);
   if (!eok || !aok) {
     fmt::print("  malformed output: {} {}, {} {} (expected {} words)\n", elabel, eok ? "fine" : expected_path, alabel,
-               aok ? "fine" : actual_path, system ? kSystemWords : kOutputSize / 8);
+               aok ? "fine" : actual_path, hex_words ? hex_words : size_t(kOutputSize / 8));
     return 1;
   }
   int shown = 0, total = 0;
@@ -1293,7 +1406,7 @@ int compare(bool system, const char* expected_path, const char* actual_path, con
 // The trap counts of a system-mode dump, for the runner's distribution of causes: "m2 5 s3 1 ...".
 int causes(const char* path) {
   std::vector<uint64_t> w;
-  if (!read_hex(path, w)) return 1;
+  if (!read_hex(path, w, kSystemWords)) return 1;
   size_t log = size_t(kOutputSize / 8 + kSaveWords + kDumpCsrWords);
   for (int i = 0; i < 16; ++i) {
     if (uint64_t n = w[log + size_t(kLogCountsM + i)]) fmt::print("m{} {}\n", i, n);
@@ -1304,9 +1417,9 @@ int causes(const char* path) {
 
 [[noreturn]] void usage() {
   std::fputs(
-      "usage: brisk-rvgen [--system] --seed S --index I [--length N] [--limit K] [-o FILE]\n"
+      "usage: brisk-rvgen [--system | --rv32] --seed S --index I [--length N] [--limit K] [-o FILE]\n"
       "       brisk-rvgen --compare QEMU_OUTPUT BRISK_OUTPUT\n"
-      "       brisk-rvgen --compare-system EXPECTED ACTUAL [EXPECTED_LABEL ACTUAL_LABEL]\n"
+      "       brisk-rvgen [--rv32] --compare-system EXPECTED ACTUAL [EXPECTED_LABEL ACTUAL_LABEL]\n"
       "       brisk-rvgen --causes SYSTEM_OUTPUT\n",
       stderr);
   std::exit(2);
@@ -1317,17 +1430,17 @@ int causes(const char* path) {
 int main(int argc, char** argv) {
   uint64_t seed = 0, index = 0;
   int length = 0, limit = -1;
-  bool system = false;
+  bool system = false, rv32 = false;
   const char* out = nullptr;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "--compare" && i + 2 < argc) return compare(false, argv[i + 1], argv[i + 2], "qemu", "brisk");
+    if (arg == "--compare" && i + 2 < argc) return compare(0, argv[i + 1], argv[i + 2], "qemu", "brisk");
     if (arg == "--compare-system" && i + 2 < argc)
-      return compare(true, argv[i + 1], argv[i + 2], i + 4 < argc ? argv[i + 3] : "expected",
-                     i + 4 < argc ? argv[i + 4] : "actual");
+      return compare(rv32 ? kOutputSize / 8 : kSystemWords, argv[i + 1], argv[i + 2],
+                     i + 4 < argc ? argv[i + 3] : "expected", i + 4 < argc ? argv[i + 4] : "actual");
     if (arg == "--causes" && i + 1 < argc) return causes(argv[i + 1]);
-    if (arg == "--system") {
-      system = true;
+    if (arg == "--system" || arg == "--rv32") {
+      (arg == "--rv32" ? rv32 : system) = true;
       continue;
     }
     if (i + 1 >= argc) usage();
@@ -1345,7 +1458,8 @@ int main(int argc, char** argv) {
     else
       usage();
   }
-  std::string text = Generator(seed, index, system).program(length, limit);
+  if (system && rv32) usage();
+  std::string text = Generator(seed, index, system, rv32).program(length, limit);
   if (!out) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
