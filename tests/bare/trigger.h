@@ -78,4 +78,19 @@ __asm__(".text\n.option push\n.option norvc\n.balign 32\n.globl xt_fn, xt_1, xt_
         ".option rvc\n.balign 4\n.globl xc_fn, xc_1\nxc_fn: c.addi a0, 1\nxc_1: c.addi a0, 2\nc.jr ra\n"
         ".option pop\n");
 
+/* Runs xt_fn(0) and checks its result and the breakpoints it took: `count` of them, the last at
+ * `last` (its address in mepc and mtval). Include after the runtime's header (m_rec, clear_recs)
+ * and check.h. */
+static inline void expect_xt(unsigned long result, unsigned long count, unsigned long last) {
+  clear_recs();
+  CHECK(result, xt_fn(0));
+  CHECK(count, m_rec.count);
+  if (count) {
+    CHECK(CAUSE_BREAKPOINT, m_rec.cause);
+    CHECK(last, m_rec.epc);
+    CHECK(last, m_rec.tval);
+  }
+  clear_recs();
+}
+
 #endif

@@ -10,20 +10,6 @@
 #define X (MC6 | MC6_M | MC6_EXECUTE)
 #define XT ((uint64_t)xt_fn)
 
-/* Runs xt_fn(0) and checks its result and the breakpoints it took: `count` of them, the last at
- * `last` (its address in mepc and mtval). */
-static void expect_xt(uint64_t result, uint64_t count, uint64_t last) {
-  clear_recs();
-  CHECK(result, xt_fn(0));
-  CHECK(count, m_rec.count);
-  if (count) {
-    CHECK(CAUSE_BREAKPOINT, m_rec.cause);
-    CHECK(last, m_rec.epc);
-    CHECK(last, m_rec.tval);
-  }
-  clear_recs();
-}
-
 static void address(void) {
   CHECK(X, trig_set(0, X, (uint64_t)xt_1));
   expect_xt(15 - 2, 1, (uint64_t)xt_1); /* neither xt_fn before it nor xt_2 after it */

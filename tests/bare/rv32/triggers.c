@@ -4,8 +4,8 @@
  * load and store breakpoints (mcause 3, mepc the instruction, mtval the address, hit0 set). M-mode
  * triggers need mstatus.MIE (csr/trigger.cpp, enabled_in_mode). */
 #include "../check.h"
-#include "../trigger.h"
 #include "rv32.h"
+#include "../trigger.h"
 
 #define TINFO_V1_MC6 ((1u << 24) | (1u << 6) | (1u << 15))
 
@@ -53,20 +53,6 @@ static void csrs(void) {
   csr_write(tdata2, 0x3fffffffu);
   CHECK(0x3fffffffu, csr_read(tdata2));
   trig_clear_all();
-}
-
-/* Runs xt_fn(0) (a + 15, one addi per bit, each a breakpoint steps over) and checks the result and
- * the breakpoints it took: `count`, the last at `last`. */
-static void expect_xt(uint32_t result, uint32_t count, uint32_t last) {
-  clear_recs();
-  CHECK(result, xt_fn(0));
-  CHECK(count, m_rec.count);
-  if (count) {
-    CHECK(CAUSE_BREAKPOINT, m_rec.cause);
-    CHECK(last, m_rec.epc);
-    CHECK(last, m_rec.tval);
-  }
-  clear_recs();
 }
 
 static void execute(void) {
