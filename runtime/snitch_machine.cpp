@@ -592,7 +592,9 @@ SystemResult SnitchMachine::run() {
       idle();
       steps++;
     } else if (untimed()) {
-      steps += std::max<uint64_t>(translated(hart) ? run_translated(hart) : run_quantum(hart), 1);
+      const bool jit = translated(hart);
+      (jit ? translated_turns_ : interpreted_turns_)++;
+      steps += std::max<uint64_t>(jit ? run_translated(hart) : run_quantum(hart), 1);
     } else {
       step(hart);
       steps++;
@@ -603,10 +605,16 @@ SystemResult SnitchMachine::run() {
       if (htif_ && !stopped_) poll_htif();  // a request the store check missed (a misaligned store)
     }
   }
+  // --quantum that never took effect is said, not silently ignored.
+  if (opt_.quantum && !translated_turns_ && !interpreted_turns_)
+    diag_print("brisk: --quantum {}: every instruction ran in cycle order, as an enabled counter selected a timing "
+               "metric (CYCLE, TCDM_*, ICACHE_*) throughout\n", opt_.quantum);
   SystemResult r;
   r.exit_code = exit_code_;
   r.instret = retired();
   r.engine = fmt::format("cluster cycles {}", cluster_->now());
+  if (opt_.quantum)
+    r.engine += fmt::format("; quantum turns {} translated, {} interpreted", translated_turns_, interpreted_turns_);
   if (core_engine_)
     r.engine += fmt::format("; compute cores: {}; DMA core: {}", core_engine_->summary(), dma_engine_->summary());
   return r;

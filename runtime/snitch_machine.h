@@ -122,6 +122,7 @@ class SnitchMachine final : public InterruptSink, private TrapHandler {
   // --engine=jit: one engine per ISA (the block cache is keyed by pc and mode, not by extensions).
   std::unique_ptr<Engine> core_engine_, dma_engine_;
   Hart* translating_ = nullptr;  // the hart of the translated turn under way
+  uint64_t translated_turns_ = 0, interpreted_turns_ = 0;  // quantum mode's, for --stats
   uint64_t counted_ = 0;         // its instret when count_turn last counted ...
   std::array<uint64_t, Hart::kInsnEventClasses> counted_events_{};  // ... and its insn_events
   std::optional<Htif> htif_;
