@@ -182,6 +182,14 @@ bool EteUnit::el_traced() const {
   return !bit(victlr_, (secure(el_) ? VICTLR_EXLEVEL_S : VICTLR_EXLEVEL_NS) + el);
 }
 
+bool EteUnit::broadcast(const Matches& m) const {
+  if (!(configr_ & CONFIGR_BB)) return false;
+  // Include mode: inside a selected range (none selected: nowhere, brisk's choice where ETE is
+  // CONSTRAINED UNPREDICTABLE); exclude mode: outside every selected range.
+  const bool in_range = bbctlr_ & m.arc;
+  return bbctlr_ & BBCTLR_MODE ? in_range : !in_range;
+}
+
 bool EteUnit::view_inst(const Retired& r, const Matches& m, bool& started) const {
   const uint32_t ac = mask(sizes_.ac_pairs), sac = mask(2 * sizes_.ac_pairs), pe = mask(sizes_.pe_comps);
   const bool start = (vissctlr_ & sac & m.sac) || (vipcssctlr_ & pe & r.pe_comparators);
@@ -240,7 +248,8 @@ EteUnit::Step EteUnit::plan(const Retired& r, const Matches& m) const {
 
 void EteUnit::on_retired(const Retired& r) {
   if (!enabled()) return;
-  const Step st = plan(r, matches(r.pc));
+  const Matches m = matches(r.pc);
+  const Step st = plan(r, m);
   cntvr_ = st.counters;
   seqstr_ = st.seq;
   for (unsigned c = 0; c < sizes_.ss_comps; c++)
@@ -254,7 +263,7 @@ void EteUnit::on_retired(const Retired& r) {
   if (st.traced && !was_tracing) sink_->trace_on(r.pc, el_, context_id_, vmid_);
   if (st.events) sink_->event(st.events);
   if (st.timestamp) sink_->timestamp();
-  if (st.traced && r.kind != Retired::Plain) sink_->branch(r, cycles_);
+  if (st.traced && r.kind != Retired::Plain) sink_->branch(r, cycles_, broadcast(m));
 }
 
 uint64_t EteUnit::quiet_steps(const Retired& like, uint64_t limit) const {
@@ -311,9 +320,8 @@ void EteUnit::set_enabled(bool on) {
 
 uint32_t EteUnit::idr(unsigned n) const {
   switch (n) {
-    // RES1, TRCCCI, NUMEVENT = 4 events, TSSIZE = 64 bits, COMMOPT = 1; no branch broadcast
-    // (TRCBB) yet.
-    case 0: return 1u | 1u << 7 | 3u << 10 | 0b01000u << 24 | 1u << 29;
+    // RES1, TRCBB, TRCCCI, NUMEVENT = 4 events, TSSIZE = 64 bits, COMMOPT = 1.
+    case 0: return 1u | 1u << 5 | 1u << 7 | 3u << 10 | 0b01000u << 24 | 1u << 29;
     // DESIGNER 'A', RES1 15:12, TRCARCHMAJ/MIN 0xf (TRCDEVARCH holds the version).
     case 1: return 0x4100fff0;
     // IASIZE 64 bits, CIDSIZE 32, VMIDSIZE 32, CCSIZE 20 bits.
@@ -418,6 +426,7 @@ uint32_t EteUnit::read32(uint64_t o) {
     case TRCTSCTLR: return tsctlr_;
     case TRCSYNCPR: return syncpr_;
     case TRCCCCTLR: return ccctlr_;
+    case TRCBBCTLR: return bbctlr_;
     case TRCTRACEIDR: return traceidr_;
     case TRCVICTLR: return victlr_;
     case TRCVIIECTLR: return viiectlr_;
@@ -533,8 +542,9 @@ void EteUnit::write32(uint64_t o, uint32_t v) {
     return m;
   };
   switch (o) {
-    case TRCCONFIGR: configr_ = v & (CONFIGR_CCI | CONFIGR_CID | CONFIGR_VMID | CONFIGR_TS); break;
+    case TRCCONFIGR: configr_ = v & (CONFIGR_BB | CONFIGR_CCI | CONFIGR_CID | CONFIGR_VMID | CONFIGR_TS); break;
     case TRCCCCTLR: ccctlr_ = v & 0xfff; break;  // THRESHOLD
+    case TRCBBCTLR: bbctlr_ = v & (BBCTLR_MODE | ac); break;  // RANGE: the pairs that exist
     case TRCEVENTCTL0R: eventctl0r_ = v & 0x9f9f9f9f; break;
     case TRCEVENTCTL1R: eventctl1r_ = v & 0xf; break;  // INSTEN 3:0
     case TRCTSCTLR: tsctlr_ = v & kEventMask; break;

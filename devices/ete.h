@@ -43,8 +43,9 @@ constexpr bool is_64bit_register(uint64_t offset) {
 // Field positions used by more than one file.
 constexpr uint32_t PRGCTLR_EN = 1u << 0;
 constexpr uint32_t STATR_IDLE = 1u << 0, STATR_PMSTABLE = 1u << 1;
-constexpr uint32_t CONFIGR_CCI = 1u << 4, CONFIGR_CID = 1u << 6, CONFIGR_VMID = 1u << 7, CONFIGR_TS = 1u << 11;
+constexpr uint32_t CONFIGR_BB = 1u << 3, CONFIGR_CCI = 1u << 4, CONFIGR_CID = 1u << 6, CONFIGR_VMID = 1u << 7, CONFIGR_TS = 1u << 11;
 constexpr uint32_t VICTLR_SSSTATUS = 1u << 9;
+constexpr uint32_t BBCTLR_MODE = 1u << 8;  // 1: include the selected ranges, 0: exclude them
 constexpr unsigned VICTLR_EXLEVEL_S = 16, VICTLR_EXLEVEL_NS = 20;
 constexpr uint32_t CNTCTLR_RLDSELF = 1u << 16, CNTCTLR_CNTCHAIN = 1u << 17;
 constexpr uint32_t RSCTLR_INV = 1u << 20, RSCTLR_PAIRINV = 1u << 21;
@@ -92,7 +93,9 @@ struct TraceSink {
   virtual void trace_on(uint64_t pc, El el, uint32_t context_id, uint32_t vmid) = 0;
   // A traced branch: an atom, and for a taken indirect branch the target address. `cycle`: the
   // branch's step since the unit was enabled, from 1 (brisk's cycles: one per instruction).
-  virtual void branch(const Retired& r, uint64_t cycle) = 0;
+  // `broadcast`: TRCCONFIGR.BB is set and r.pc is in the branch broadcast region, so a taken
+  // direct branch's target goes out too.
+  virtual void branch(const Retired& r, uint64_t cycle, bool broadcast) = 0;
   // An exception or interrupt taken while traced: the RISC-V cause and the preferred return address.
   virtual void exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, El el) = 0;
   // The context changed while traced.
@@ -137,7 +140,7 @@ class EteUnit final : public Device {
   uint64_t quiet_steps(const ete::Retired& like, uint64_t limit) const;
   void advance_quiet(const ete::Retired& like, uint64_t n);
   void quiet_branch(const ete::Retired& r) {
-    if (enabled() && tracing_ && sink_) sink_->branch(r, cycles_);
+    if (enabled() && tracing_ && sink_) sink_->branch(r, cycles_, broadcast(matches(r.pc)));
   }
   // An exception or interrupt taken at `epc` (its preferred return address) to `handler` at `el`.
   void on_exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, ete::El el);
@@ -171,6 +174,8 @@ class EteUnit final : public Device {
   bool event_field(uint32_t field, const ete::Retired& r, const Matches& m) const;
   uint8_t single_shot_fires(const ete::Retired& r, const Matches& m) const;
   bool el_traced() const;
+  // Branch broadcasting for an instruction with these matches (TRCCONFIGR.BB, TRCBBCTLR).
+  bool broadcast(const Matches& m) const;
   // ViewInst for r; `started` is the start/stop state after it.
   bool view_inst(const ete::Retired& r, const Matches& m, bool& started) const;
   // What one step for r would change.
@@ -199,7 +204,7 @@ class EteUnit final : public Device {
   uint32_t claim_ = 0;
   uint32_t prgctlr_ = 0, configr_ = 0, eventctl0r_ = 0, eventctl1r_ = 0, tsctlr_ = 0, syncpr_ = 0,
            ccctlr_ = 0, traceidr_ = 0, victlr_ = 0, viiectlr_ = 0, vissctlr_ = 0,
-           vipcssctlr_ = 0, seqrstevr_ = 0, seqstr_ = 0;
+           vipcssctlr_ = 0, seqrstevr_ = 0, seqstr_ = 0, bbctlr_ = 0;
   std::array<uint32_t, 3> seqevr_{};
   std::array<uint32_t, 4> extinselr_{}, cntrldvr_{}, cntctlr_{}, cntvr_{};
   std::array<uint32_t, 32> rsctlr_{};

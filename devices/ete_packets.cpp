@@ -123,7 +123,7 @@ void PacketEncoder::trace_on(uint64_t pc, El el, uint32_t context_id, uint32_t v
   address_context(pc);
 }
 
-void PacketEncoder::branch(const Retired& r, uint64_t cycle) {
+void PacketEncoder::branch(const Retired& r, uint64_t cycle, bool broadcast) {
   sync_if_due(r.pc);
   atoms_ |= uint32_t(r.taken) << atom_count_;
   if (++atom_count_ == kMaxPendingAtoms) flush_atoms();
@@ -134,7 +134,8 @@ void PacketEncoder::branch(const Retired& r, uint64_t cycle) {
     cont_field(std::min<uint64_t>(cycle - last_cc_cycle_ - cc_threshold_, 0xfffff), 3);
     last_cc_cycle_ = cycle;
   }
-  if (r.kind == Retired::IndirectBranch && r.taken) address(r.next_pc);
+  // With branch broadcasting a taken direct branch names its target as an indirect one does.
+  if (r.taken && (r.kind == Retired::IndirectBranch || broadcast)) address(r.next_pc);
 }
 
 void PacketEncoder::exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, El el) {

@@ -31,7 +31,7 @@ class PacketEncoder final : public TraceSink {
 
   void start(uint32_t trcconfigr, uint32_t trcsyncpr, uint32_t trcccctlr) override;
   void trace_on(uint64_t pc, El el, uint32_t context_id, uint32_t vmid) override;
-  void branch(const Retired& r, uint64_t cycle) override;
+  void branch(const Retired& r, uint64_t cycle, bool broadcast) override;
   void exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, El el) override;
   void context(uint64_t pc, El el, uint32_t context_id, uint32_t vmid) override;
   void event(unsigned events) override;

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <deque>
 #include <fstream>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -181,6 +182,7 @@ class FlowDecoder {
     off_ = pk.offset;
     switch (pk.type) {
       case Packet::TraceOn:
+        direct_ = false;
         want_ = Want::TraceOnAddress;
         have_pc_ = false;
         gap_ = false;
@@ -190,6 +192,7 @@ class FlowDecoder {
         break;
       case Packet::Exception:
         if (want_ != Want::None) fail("an exception packet while waiting for an address");
+        direct_ = false;
         exception_type_ = pk.exception_type;
         want_ = Want::ExceptionReturn;
         break;
@@ -243,6 +246,7 @@ class FlowDecoder {
 
   void atom(bool taken) {
     if (want_ != Want::None) fail("an atom while waiting for an address");
+    direct_ = false;
     if (gap_) return;  // a branch in unknown code
     if (!have_pc_) fail("an atom before any address");
     Insn in;
@@ -263,11 +267,14 @@ class FlowDecoder {
     } else {
       const uint64_t to = pc_ + static_cast<uint64_t>(in.imm);
       sink_.branch(pc_, to);
+      from_ = pc_;
       pc_ = to;
+      direct_ = true;
     }
   }
 
   void address(const Packet& pk) {
+    const bool direct = std::exchange(direct_, false);
     switch (want_) {
       case Want::TraceOnAddress:
         if (!pk.context) fail("Trace On without an Address with Context packet");
@@ -296,6 +303,13 @@ class FlowDecoder {
         have_pc_ = true;
         break;
       case Want::None:
+        if (direct && !pk.context) {
+          // Branch broadcasting (TRCCONFIGR.BB): a taken direct branch's target, which the
+          // program gives already.
+          if (pk.addr != pc_)
+            fail("the address 0x{:x} after the branch at 0x{:x} is not its target 0x{:x}", pk.addr, from_, pc_);
+          break;
+        }
         if (gap_) {
           // The target of a jalr or xRET in unknown code, or a context change there.
           if (pk.context) el_ = pk.el;
@@ -330,6 +344,7 @@ class FlowDecoder {
   Want want_ = Want::None;
   bool have_pc_ = false;
   bool gap_ = false;  // in code outside the ELF files: atoms ignored until the next address
+  bool direct_ = false;  // the last P0 element was a taken direct branch, from_ to pc_
   uint64_t gaps_ = 0, known_ = 0, first_gap_ = 0;
   uint64_t pc_ = 0, from_ = 0, epc_ = 0;
   uint32_t exception_type_ = 0;

@@ -1,7 +1,9 @@
 /* The hart's ETE trace unit through its memory-mapped external debug interface (docs/ete.md):
  * the ID registers, the OS lock's error response (an access fault with the address in mtval),
  * read-back, writes outside the Idle state (ignored), and TRCRSCTLR<n> being RES0 beyond
- * TRCIDR4.NUMRSPAIR. RSPAIRS is the number of selector pairs brisk runs with (--cpu ete-rspairs).
+ * TRCIDR4.NUMRSPAIR, branch broadcasting's registers (TRCBBCTLR.RANGE RES0 for the pairs beyond
+ * TRCIDR4.NUMACPAIRS). RSPAIRS is the number of selector pairs brisk runs with (--cpu
+ * ete-rspairs), ACPAIRS the address comparator pairs (--cpu ete-acpairs).
  */
 #include "bare.h"
 #include "check.h"
@@ -9,12 +11,16 @@
 #ifndef RSPAIRS
 #define RSPAIRS 16
 #endif
+#ifndef ACPAIRS
+#define ACPAIRS 8
+#endif
 
 #define ETE_BASE 0x11000000ul
 #define ETE(off) (ETE_BASE + (off))
 #define TRCPRGCTLR ETE(0x004)
 #define TRCSTATR ETE(0x00c)
 #define TRCCONFIGR ETE(0x010)
+#define TRCBBCTLR ETE(0x03c)
 #define TRCVICTLR ETE(0x080)
 #define TRCCNTVR0 ETE(0x160)
 #define TRCIDR(n) ETE(0x1e0 + 4 * (n))
@@ -57,12 +63,12 @@ static void os_lock(void) {
 }
 
 static void id_registers(void) {
-  CHECK(0x28000c81, mmio_read32(TRCIDR(0)));
+  CHECK(0x28000ca1, mmio_read32(TRCIDR(0))); /* TRCBB (bit 5) among them */
   CHECK(0x4100fff0, mmio_read32(TRCIDR(1)));
   CHECK(0x10001088, mmio_read32(TRCIDR(2)));
   CHECK(0x00380004, mmio_read32(TRCIDR(3)));
-  /* NUMACPAIRS 8, NUMPC 4, NUMRSPAIR, NUMSSCC 8, NUMCIDC 8, NUMVMIDC 8 */
-  CHECK(0x88804008u | (RSPAIRS - 1) << 16, mmio_read32(TRCIDR(4)));
+  /* NUMACPAIRS, NUMPC 4, NUMRSPAIR, NUMSSCC 8, NUMCIDC 8, NUMVMIDC 8 */
+  CHECK(0x88804000u | (RSPAIRS - 1) << 16 | ACPAIRS, mmio_read32(TRCIDR(4)));
   CHECK(0x48070820, mmio_read32(TRCIDR(5)));
   CHECK(0x80000000, mmio_read32(TRCDEVAFF));
 }
@@ -111,11 +117,24 @@ static void read_back_and_idle(void) {
   expect_m(CAUSE_LOAD_ACCESS, pc, ETE_BASE + 0x1000);
 }
 
+static void branch_broadcast(void) {
+  /* TRCCONFIGR.BB (bit 3) is kept; TRCBBCTLR keeps MODE (bit 8) and a RANGE bit per pair. */
+  mmio_write32(TRCCONFIGR, 0x8);
+  CHECK(0x8, mmio_read32(TRCCONFIGR));
+  mmio_write32(TRCBBCTLR, 0xffffffff);
+  CHECK(0x100u | ((1u << ACPAIRS) - 1), mmio_read32(TRCBBCTLR));
+  mmio_write32(TRCBBCTLR, 0x1);
+  CHECK(0x1, mmio_read32(TRCBBCTLR));
+  mmio_write32(TRCCONFIGR, 0);
+  mmio_write32(TRCBBCTLR, 0);
+}
+
 int main(void) {
   set_m_handler(record_m);
   os_lock();
   id_registers();
   resource_selectors();
+  branch_broadcast();
   read_back_and_idle();
   return 0;
 }

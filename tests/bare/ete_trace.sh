@@ -4,7 +4,7 @@
 # trc_pkt_lister (libopencsd-bin) and compares its packets with the ones the program's known code
 # must give, at the addresses nm and objdump find in PROG; brisk trace-decode must decode it.
 #   ete_trace.sh SCENARIO BRISK PROG ENGINE
-# SCENARIO: range, start_stop, el, pecomp, autofdo, autofdo_opts (with --trace-opts cycles,timestamps) or
+# SCENARIO: range, start_stop, el, pecomp, bb, bb_range, autofdo, autofdo_opts (with --trace-opts cycles,timestamps) or
 # autofdo_smp (with --smp 2).
 set -euo pipefail
 (($# == 4)) || { echo "usage: $0 SCENARIO BRISK PROG ENGINE" >&2; exit 2; }
@@ -88,6 +88,31 @@ pecomp)
         fail "pecomp: trace does not start at the breakpoint handler"
     ! grep -q I_EXCEPT "$WORK/packets" || fail "pecomp: an exception packet, though the breakpoint came before trace"
     ;;
+bb | bb_range)
+    # ete_bb twice, each from the call in main (found by objdump) back to the instruction after
+    # it. Without branch broadcasting only the ret's target follows the atoms (E E E N E N E);
+    # with it everywhere so do the jal's, the taken bnez's and the beqz's; in range 1 (the loop)
+    # only the jal's and the bnez's.
+    grep -q '^TRCCONFIGR=0x8$' "$WORK/trace/ETE_0.ini" || fail "$SCENARIO: ETE_0.ini does not give TRCCONFIGR.BB"
+    riscv64-unknown-elf-objdump -d "$PROG" >"$WORK/disassembly"
+    mapfile -t rets < <(grep -A1 'jal.*<ete_bb>$' "$WORK/disassembly" | grep -v 'jal.*<ete_bb>$' | grep -v '^--' |
+        awk '{print $1}' | tr -d :)
+    case ${#rets[@]} in
+    1) rets+=("${rets[0]}") ;;
+    2) ;;
+    *) fail "$SCENARIO: ${#rets[@]} calls of ete_bb in main" ;;
+    esac
+    on=('I_TRACE_ON' "I_ADDR_CTXT_L_64IS1 Addr=$(sym ete_bb); $m3")
+    loop=$(sym ete_bb_loop) j=$(sym ete_bb_j)
+    if [[ $SCENARIO == bb ]]; then
+        tail=('I_ATOM_F2 NE' "I_ADDR_S_IS1 Addr=$(sym ete_bb_out2)" 'I_ATOM_F2 NE')
+    else
+        tail=('I_ATOM_F3 NEN' 'I_ATOM_F1 E')
+    fi
+    expect "${sync[@]}" "${on[@]}" 'I_ATOM_F6 EEEN' 'I_ATOM_F3 ENE' "I_ADDR_S_IS1 Addr=$(hex "0x${rets[0]}")" \
+        "${sync[@]}" "${on[@]}" 'I_ATOM_F1 E' "I_ADDR_S_IS1 Addr=$j" 'I_ATOM_F1 E' "I_ADDR_S_IS1 Addr=$loop" \
+        'I_ATOM_F1 E' "I_ADDR_S_IS1 Addr=$j" "${tail[@]}" "I_ADDR_S_IS1 Addr=$(hex "0x${rets[1]}")"
+    ;;
 autofdo | autofdo_smp)
     if [[ $SCENARIO == autofdo_smp ]]; then
         [[ -s $WORK/trace/ete_1.bin ]] || fail "autofdo_smp: hart 1's stream is empty"
@@ -132,4 +157,11 @@ for what in "I_TRACE_ON:# trace on" "I_EXCEPT:# exception"; do
     want=$(grep -c "^[0-9]* ${what%%:*}\b" "$WORK/packets" || true) got=$(grep -c "^${what#*:}" "$WORK/decoded" || true)
     [[ $want == "$got" ]] || fail "$SCENARIO: trace-decode lists $got '${what#*:}' lines, trc_pkt_lister $want packets"
 done
+if [[ $SCENARIO == bb* ]]; then
+    # The run without branch broadcasting and the one with it decode to the same instructions.
+    awk -v dir="$WORK" '/^# trace on/ {n++} n {print > (dir "/session" n)}' "$WORK/decoded"
+    [[ -s $WORK/session2 ]] || fail "$SCENARIO: trace-decode lists fewer than two runs of ete_bb"
+    diff -u "$WORK/session1" "$WORK/session2" || fail "$SCENARIO: trace-decode lists other instructions with BB on"
+    (($(grep -c '^0x' "$WORK/session1") == 10)) || fail "$SCENARIO: not ete_bb's 10 instructions in a run"
+fi
 echo "ok: $SCENARIO on $ENGINE: $(wc -l <"$WORK/packets") packets as expected; $(cat "$WORK/decode.err")"

@@ -21,8 +21,8 @@ struct RecordingSink : TraceSink {
   std::vector<std::string> log;
   void start(uint32_t, uint32_t, uint32_t) override { log.push_back("start"); }
   void trace_on(uint64_t pc, El, uint32_t, uint32_t) override { log.push_back("on " + std::to_string(pc)); }
-  void branch(const Retired& r, uint64_t) override {
-    log.push_back(std::string(r.taken ? "E " : "N ") + std::to_string(r.pc));
+  void branch(const Retired& r, uint64_t, bool broadcast) override {
+    log.push_back(std::string(r.taken ? "E " : "N ") + std::to_string(r.pc) + (broadcast ? " bb" : ""));
   }
   void exception(uint64_t cause, bool, uint64_t, uint64_t, El) override {
     log.push_back("exc " + std::to_string(cause));
@@ -81,7 +81,7 @@ TEST_F(EteTest, ResetLeavesTheOsLockSetAndTraceRegistersFault) {
 }
 
 TEST_F(EteTest, IdRegistersReportTheDefaultSizes) {
-  EXPECT_EQ(rd(TRCIDR0), 0x28000c81u);
+  EXPECT_EQ(rd(TRCIDR0), 0x28000ca1u);
   EXPECT_EQ(rd(TRCIDR0 + 4), 0x4100fff0u);
   EXPECT_EQ(rd(TRCIDR0 + 8), 0x10001088u);
   EXPECT_EQ(rd(TRCIDR0 + 12), 0x00380004u);
@@ -149,9 +149,9 @@ TEST_F(EteTest, RegistersReadBackWhatTheyKeep) {
       {TRCRSCTLR0 + 4 * 3, 0xffffffff, 0x001f0000},  // odd selectors have no PAIRINV
       {TRCRSCTLR0 + 4 * 4, 0x0012ffff, 0x001200ff},  // counters and sequencer: 8 bits
       {TRCRSCTLR0 + 4 * 5, 0x0004ffff, 0x0004ffff},  // single address comparators: 16
-      {TRCCONFIGR, 0xffffffff, 0x8d0},
+      {TRCCONFIGR, 0xffffffff, 0x8d8},
       {TRCCCCTLR, 0xffffffff, 0xfff},
-      {TRCBBCTLR, 0xffffffff, 0},              // no branch broadcast
+      {TRCBBCTLR, 0xffffffff, 0x1ff},          // MODE, RANGE of the 8 pairs
       {TRCEVENTCTL0R, 0xffffffff, 0x9f9f9f9f},
       {TRCEVENTCTL1R, 0xffffffff, 0xf},
       {TRCVICTLR, 0xffffffff, 0x0038029f},
@@ -173,7 +173,7 @@ TEST_F(EteTest, RegistersReadBackWhatTheyKeep) {
       {TRCACATR0, 0xffffffff, 0x387c},
       {TRCCIDCCTLR1, 0xffffffff, 0x0f0f0f0f},
       {TRCTRACEIDR, 0xffffffff, 0x7f},
-      {TRCIDR0, 0, 0x28000c81},                // read-only
+      {TRCIDR0, 0, 0x28000ca1},                // read-only
   };
   for (const WriteRead& c : cases) {
     wr(c.offset, c.write);
@@ -547,6 +547,48 @@ TEST_F(EteTest, TraceElementsFollowViewInst) {
   unit.on_retired(b);
   EXPECT_EQ(sink.log, (std::vector<std::string>{"start", "on 256", "E 256", "ctx 1 7", "exc 8", "event 2",
                                                 "on 768", "N 768"}));
+}
+
+TEST_F(EteTest, BranchBroadcastRegion) {
+  unlock();
+  wr(TRCVICTLR, 0x01 | VICTLR_SSSTATUS);
+  wr64(TRCACVR0, 0x1000);
+  wr64(TRCACVR0 + 8, 0x2000);
+  // Each TRCCONFIGR.BB and TRCBBCTLR, and which of a branch inside range 0 and one outside it
+  // broadcast their targets.
+  struct Case {
+    uint32_t configr, bbctlr;
+    std::vector<std::string> log;
+  };
+  const Case cases[] = {
+      {CONFIGR_BB, 0, {"start", "on 4096", "E 4096 bb", "E 12288 bb", "stop"}},             // exclude none: everywhere
+      {CONFIGR_BB, BBCTLR_MODE | 1, {"start", "on 4096", "E 4096 bb", "E 12288", "stop"}},  // include range 0
+      {CONFIGR_BB, 1, {"start", "on 4096", "E 4096", "E 12288 bb", "stop"}},                // exclude range 0
+      {CONFIGR_BB, BBCTLR_MODE, {"start", "on 4096", "E 4096", "E 12288", "stop"}},         // include none: nowhere
+      {0, 0, {"start", "on 4096", "E 4096", "E 12288", "stop"}},                            // no BB
+  };
+  for (const Case& c : cases) {
+    sink.log.clear();
+    wr(TRCCONFIGR, c.configr);
+    wr(TRCBBCTLR, c.bbctlr);
+    enable();
+    for (uint64_t pc : {0x1000, 0x3000}) {
+      Retired b = at(pc);
+      b.kind = Retired::Branch;
+      b.taken = true;
+      unit.on_retired(b);
+    }
+    wr(TRCPRGCTLR, 0);
+    EXPECT_EQ(sink.log, c.log) << "TRCCONFIGR " << c.configr << " TRCBBCTLR " << c.bbctlr;
+  }
+  // RANGE has a bit for each address range comparator pair that exists.
+  sizes.ac_pairs = 2;
+  EteUnit small(0, sizes);
+  uint64_t v = 0;
+  ASSERT_TRUE(small.write(TRCOSLAR, 4, 0));
+  ASSERT_TRUE(small.write(TRCBBCTLR, 4, 0xffffffff));
+  ASSERT_TRUE(small.read(TRCBBCTLR, 4, v));
+  EXPECT_EQ(v, 0x103u);
 }
 
 TEST_F(EteTest, TimestampEventNeedsConfigrTs) {

@@ -14,6 +14,7 @@ namespace {
 
 TEST(EteConfig, RegisterNames) {
   EXPECT_EQ(register_offset("TRCCONFIGR"), 0x010);
+  EXPECT_EQ(register_offset("TRCBBCTLR"), 0x03c);
   EXPECT_EQ(register_offset("TRCEVENTCTL1R"), 0x024);
   EXPECT_EQ(register_offset("TRCRSCTLR2"), 0x208);
   EXPECT_EQ(register_offset("TRCRSCTLR31"), 0x27c);

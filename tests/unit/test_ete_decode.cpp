@@ -135,7 +135,7 @@ TEST(EteDecode, EncoderRoundTrip) {
     // Long runs of E as well as mixed ones.
     r.taken = (i / 50) % 2 ? true : (x >> 60) & 1;
     if (i % 37 == 0) r.taken = false;
-    enc.branch(r, i + 1);
+    enc.branch(r, i + 1, false);
     want.push_back(r.taken);
   }
   Retired j;
@@ -144,7 +144,7 @@ TEST(EteDecode, EncoderRoundTrip) {
   const std::vector<uint64_t> targets = {0x80000010, 0x80001234, 0x80400000, 0x123456789abcdef0};
   for (uint64_t t : targets) {
     j.next_pc = t;
-    enc.branch(j, 1000);
+    enc.branch(j, 1000, false);
     want.push_back(true);
   }
   enc.stop();
@@ -194,22 +194,26 @@ struct Recorder : FlowSink {
   void resume(uint64_t pc) override { events.push_back(fmt::format("resume {:x}", pc)); }
 };
 
-// A retired branch at pc, one instruction after the last, as the hart side gives it to the encoder.
-void branch(PacketEncoder& enc, uint64_t pc, uint64_t next, bool taken, Retired::Kind k) {
+// A retired branch at pc, one instruction after the last, as the hart side gives it to the encoder
+// (`broadcast`: with TRCCONFIGR.BB, in the branch broadcast region).
+void branch(PacketEncoder& enc, uint64_t pc, uint64_t next, bool taken, Retired::Kind k, bool broadcast = false) {
   Retired r;
   r.pc = pc;
   r.next_pc = next;
   r.taken = taken;
   r.kind = k;
-  enc.branch(r, 1);
+  enc.branch(r, 1, broadcast);
 }
 
-// The stream the hart side gives for known_code's run, with A-Sync every 2^syncpr bytes.
-std::vector<uint8_t> known_stream(uint32_t syncpr, bool n_for_jal = false) {
+// The stream the hart side gives for known_code's run, with A-Sync every 2^syncpr bytes, with
+// branch broadcasting everywhere or nowhere.
+std::vector<uint8_t> known_stream(uint32_t syncpr, bool n_for_jal = false, bool broadcast = false) {
   PacketEncoder enc;
   enc.start(0, syncpr, 0);
   enc.trace_on(0x1000, El::EL3, 0, 0);
-  auto br = [&enc](uint64_t pc, uint64_t next, bool taken, Retired::Kind k) { branch(enc, pc, next, taken, k); };
+  auto br = [&enc, broadcast](uint64_t pc, uint64_t next, bool taken, Retired::Kind k) {
+    branch(enc, pc, next, taken, k, broadcast);
+  };
   br(0x1008, 0x1004, true, Retired::Branch);
   br(0x1008, 0x100c, false, Retired::Branch);
   br(0x100c, 0x1020, !n_for_jal, Retired::Branch);
@@ -224,12 +228,12 @@ std::vector<uint8_t> known_stream(uint32_t syncpr, bool n_for_jal = false) {
 
 TEST(EteDecode, KnownFlow) {
   const CodeImage code = known_code();
-  for (uint32_t syncpr : {0u, 4u}) {
+  for (auto [syncpr, bb] : {std::pair{0u, false}, {4u, false}, {0u, true}, {4u, true}}) {
     Recorder r;
-    decode_flow(known_stream(syncpr), "s", code, r);
+    decode_flow(known_stream(syncpr, false, bb), "s", code, r);
     const std::vector<uint64_t> pcs = {0x1000, 0x1004, 0x1008, 0x1004, 0x1008, 0x100c, 0x1020,
                                        0x1024, 0x2000, 0x1014, 0x1018, 0x1018};
-    EXPECT_EQ(r.pcs, pcs) << "TRCSYNCPR " << syncpr;
+    EXPECT_EQ(r.pcs, pcs) << "TRCSYNCPR " << syncpr << " BB " << bb;
     const std::vector<std::pair<uint64_t, uint64_t>> branches = {
         {0x1008, 0x1004}, {0x100c, 0x1020}, {0x1024, 0x1010}, {0x1010, 0x2000}, {0x2000, 0x1014},
         {0x1018, 0x1018}, {0x1018, 0x1018}};
@@ -237,6 +241,13 @@ TEST(EteDecode, KnownFlow) {
     const std::vector<std::string> events = {"on 1000 EL3", "exception 11 1010 2000 EL3"};
     EXPECT_EQ(r.events, events);
   }
+  // With branch broadcasting the four taken direct branches add their targets.
+  auto addresses = [](const std::vector<uint8_t>& s) {
+    unsigned n = 0;
+    for (const Packet& p : parse(s)) n += p.type == Packet::Address && !p.context;
+    return n;
+  };
+  EXPECT_EQ(addresses(known_stream(0, false, true)), addresses(known_stream(0)) + 4);
   // The periodic A-Sync does come mid-stream at TRCSYNCPR 4 (16 bytes).
   unsigned syncs = 0;
   const std::vector<uint8_t> s = known_stream(4);
@@ -282,13 +293,28 @@ TEST(EteDecode, StreamNotMatchingTheProgram) {
     EXPECT_STREQ(e.what(), "s: offset 26: an N atom for the jump at 0x100c (jal ra, 0x1020); the stream does not match "
                            "the program");
   }
+  // A broadcast target that is not the direct branch's.
+  {
+    PacketEncoder enc;
+    enc.start(0, 0, 0);
+    enc.trace_on(0x1000, El::EL3, 0, 0);
+    branch(enc, 0x1008, 0x1000, true, Retired::Branch, true);
+    enc.stop();
+    try {
+      decode_flow(enc.bytes(), "s", code, r);
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_STREQ(e.what(), "s: offset 27: the address 0x1000 after the branch at 0x1008 is not its target 0x1004; "
+                             "the stream does not match the program");
+    }
+  }
   // Trace on where there is no code, and never any code of the ELF files.
   PacketEncoder enc;
   enc.start(0, 0, 0);
   enc.trace_on(0x3000, El::EL3, 0, 0);
   Retired b;
   b.kind = Retired::Branch;
-  enc.branch(b, 1);
+  enc.branch(b, 1, false);
   enc.stop();
   try {
     decode_flow(enc.bytes(), "s", code, r);

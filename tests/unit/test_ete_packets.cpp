@@ -203,7 +203,7 @@ TEST_F(EtePacketsTest, PeriodicSyncAndTrcPktListerParsesEverything) {
   SnapshotSource src = snapshot_source(unit);
   EXPECT_EQ(src.trcconfigr, CONFIGR_CID);
   EXPECT_EQ(src.trctraceidr, 0x10u);
-  EXPECT_EQ(src.trcidr0, 0x28000c81u);
+  EXPECT_EQ(src.trcidr0, 0x28000ca1u);
   src.stream = enc.bytes();
   write_snapshot(dir_, {src});
   std::ifstream f(dir_ + "/snapshot.ini");
