@@ -23,7 +23,7 @@ args=()
 # hart 0's stream is the same.
 [[ $SCENARIO == autofdo_smp ]] && args+=(--smp 2)
 "$BRISK" system --bios none -m 64M --engine="$ENGINE" --kernel "$PROG" --trace "$WORK/trace" "${args[@]}" \
-    >"$WORK/console" 2>&1 || { cat "$WORK/console" >&2; fail "brisk system exited with $?"; }
+    >"$WORK/console" 2>&1 || { status=$?; cat "$WORK/console" >&2; fail "brisk system exited with $status"; }
 grep -q '^PASS' "$WORK/console" || { cat "$WORK/console" >&2; fail "the program did not pass"; }
 (cd "$WORK/trace" && trc_pkt_lister -ss_dir . -logstdout) >"$WORK/listing" 2>&1 || fail "trc_pkt_lister failed"
 grep -q 'END OF TRACE DATA' "$WORK/listing" || fail "trc_pkt_lister did not reach the end of the trace"
