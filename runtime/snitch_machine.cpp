@@ -554,12 +554,16 @@ uint64_t SnitchMachine::turn_length() const {
 }
 
 uint64_t SnitchMachine::run_quantum(unsigned hart) {
+  Hart& h = *harts_[hart];
   const uint64_t n = turn_length();
   timed_ = false;
   // The turn ends early where cycle order matters again: the hart waits (barrier, wfi, the DMA
-  // queue), or a counter now selects a timing metric.
+  // queue), or a counter now selects a timing metric; and, as a translated turn does, where the
+  // exec loop is asked back (request_exit: --timeout's timer, or an instruction the machine acts
+  // on). The run loop looks at the limits between turns.
+  h.deadline = UINT64_MAX;
   uint64_t k = 0;
-  for (; k < n && !stopped_ && !cluster_->waiting(hart) && untimed(); k++) step(hart);
+  for (; k < n && !stopped_ && !h.deadline_reached() && !cluster_->waiting(hart) && untimed(); k++) step(hart);
   timed_ = true;
   return k;
 }
@@ -595,6 +599,7 @@ SystemResult SnitchMachine::run() {
       const bool jit = translated(hart);
       (jit ? translated_turns_ : interpreted_turns_)++;
       steps += std::max<uint64_t>(jit ? run_translated(hart) : run_quantum(hart), 1);
+      next_check = 0;  // a turn may have ended at --timeout's request: look at the limits now
     } else {
       step(hart);
       steps++;
