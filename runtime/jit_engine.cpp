@@ -55,9 +55,11 @@ JitEngine::JitEngine(const EngineOptions& opt)
 }
 
 std::string JitEngine::summary() const {
-  std::string s = fmt::format("{} blocks translated ({} KiB of code), {} links, {} invalidated, {} code-cache flushes",
-                               stats_.blocks, (arena_.used() + 1023) / 1024, stats_.links, stats_.invalidated,
-                               stats_.flushes);
+  std::string s = fmt::format(
+      "{} blocks translated ({} KiB of code), {} links, {} dispatches ({} looked up in the block table), {} "
+      "invalidated, {} code-cache flushes",
+      stats_.blocks, (arena_.used() + 1023) / 1024, stats_.links, stats_.dispatches, stats_.table_lookups,
+      stats_.invalidated, stats_.flushes);
   if (ctr_sites_.size()) s += fmt::format(", {} CTR sites", ctr_sites_.size());
   return s;
 }
@@ -134,8 +136,10 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
     if (exec_epoch_) flush_all(h);
     exec_epoch_ = h.csr.triggers.exec_epoch;
   }
+  stats_.dispatches++;
   Recent& r = recent_[x64::lookup_index(h.pc)];
   if (r.key == key) return r.block;
+  stats_.table_lookups++;
   if (auto it = blocks_.find(key); it != blocks_.end()) {
     r = {key, it->second};
     return it->second;

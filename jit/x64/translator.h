@@ -48,7 +48,7 @@ struct LookupEntry {
   uint64_t pc = kNoPc;
   const void* code = nullptr;
 };
-constexpr uint32_t kLookupPageBits = 6, kLookupSlotBits = 6;
+constexpr uint32_t kLookupPageBits = 6, kLookupSlotBits = 8;
 constexpr uint32_t kLookupEntries = 1u << (kLookupPageBits + kLookupSlotBits);
 constexpr uint32_t lookup_index(uint64_t pc) {
   return static_cast<uint32_t>(((pc >> 12) & ((1u << kLookupPageBits) - 1)) << kLookupSlotBits |
