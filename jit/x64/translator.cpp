@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 #include "csr/ctr.h"
 #include "jit/transfer.h"
@@ -34,6 +35,8 @@ const Gp kMappedHost[kMaxMappedRegs] = {x86::rbx, x86::r12, x86::r13, x86::r14, 
 
 Mem hart_q(size_t off) { return x86::qword_ptr(kHart, static_cast<int32_t>(off)); }
 Mem xreg(unsigned r) { return hart_q(offsetof(Hart, x) + 8 * r); }
+// x[r]'s low 32 bits (little-endian), the operand of the W ops.
+Mem xreg32(unsigned r) { return x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, x) + 8 * r)); }
 const Mem kPc = hart_q(offsetof(Hart, pc));
 const Mem kInstret = hart_q(offsetof(Hart, instret));
 
@@ -731,45 +734,63 @@ class BlockEmitter {
   }
 
   // --- two-address x86 forms for three-address RISC-V ALU ops ---
+  // Puts x[r] into d, or for a W op (`word`) its low 32 bits into d's: the 32-bit x86 forms read only
+  // those, so a register already in d needs no zero-extending copy and an unmapped one is one 32-bit
+  // load.
+  void load_operand(Gp d, unsigned r, bool word) {
+    if (!word) {
+      Gp s = src(r, d);
+      if (s.id() != d.id()) a_.mov(d, s);
+    } else if (r == 0) {
+      a_.xor_(d.r32(), d.r32());
+    } else if (auto m = mapped(r)) {
+      if (m->id() != d.id()) a_.mov(d.r32(), m->r32());
+    } else {
+      a_.mov(d.r32(), xreg32(r));
+    }
+  }
+  // After op on d (its 32-bit form for a W op): the W result sign-extended, written to rd.
+  void finish_alu(unsigned rd, Gp d, bool word) {
+    if (word) a_.movsxd(d, d.r32());
+    write(rd, d);
+  }
   // rd = op(rs1, imm): computed in rd's host register when it has one, else in rax.
   template <typename F>
   void alu_imm(const Insn& i, F op, bool word = false) {
     Gp d = dest(i.rd);
-    Gp s = src(i.rs1, d);
-    if (word) {
-      a_.mov(d.r32(), s.r32());
-      op(d.r32());
-      a_.movsxd(d, d.r32());
-    } else {
-      if (s.id() != d.id()) a_.mov(d, s);
-      op(d);
-    }
-    write(i.rd, d);
+    load_operand(d, i.rs1, word);
+    op(word ? d.r32() : d);
+    finish_alu(i.rd, d, word);
   }
-  // rd = op(rs1, rs2).
+  // rd = op(rs1, rs2). Ops whose x86 form takes a memory source (F invocable with a Mem) read an
+  // unmapped rs2 straight from hart.x.
   template <typename F>
   void alu_reg(const Insn& i, F op, bool commutative, bool word = false) {
     Gp d = dest(i.rd);
+    if constexpr (std::is_invocable_v<F, Gp, Mem>) {
+      if (i.rs2 != 0 && !mapped(i.rs2)) {  // so d, a mapped register or rax, is not rs2's
+        load_operand(d, i.rs1, word);
+        if (word) op(d.r32(), xreg32(i.rs2));
+        else op(d, xreg(i.rs2));
+        finish_alu(i.rd, d, word);
+        return;
+      }
+    }
     Gp s2 = src(i.rs2, x86::rcx);
-    Gp s1;
     if (s2.id() == d.id() && i.rs1 != i.rd) {  // rd == rs2: don't clobber rs2 by moving rs1 into rd
-      if (commutative && !word) {
-        op(d, src(i.rs1, x86::rax));
-        write(i.rd, d);
+      if (commutative) {
+        Gp s1 = src(i.rs1, x86::rax);
+        if (word) op(d.r32(), s1.r32());
+        else op(d, s1);
+        finish_alu(i.rd, d, word);
         return;
       }
       d = x86::rax;
     }
-    s1 = src(i.rs1, d);
-    if (word) {
-      a_.mov(d.r32(), s1.r32());
-      op(d.r32(), s2.r32());
-      a_.movsxd(d, d.r32());
-    } else {
-      if (s1.id() != d.id()) a_.mov(d, s1);
-      op(d, s2);
-    }
-    write(i.rd, d);
+    load_operand(d, i.rs1, word);
+    if (word) op(d.r32(), s2.r32());
+    else op(d, s2);
+    finish_alu(i.rd, d, word);
   }
   // rd = op(rs1, rs2 & mask) for x86 shifts and rotates, whose count must be in cl.
   template <typename F>
@@ -777,16 +798,9 @@ class BlockEmitter {
     Gp s2 = src(i.rs2, x86::rcx);
     if (s2.id() != x86::rcx.id()) a_.mov(x86::ecx, s2.r32());
     Gp d = dest(i.rd);
-    Gp s1 = src(i.rs1, d);
-    if (word) {
-      a_.mov(d.r32(), s1.r32());
-      op(d.r32());
-      a_.movsxd(d, d.r32());
-    } else {
-      if (s1.id() != d.id()) a_.mov(d, s1);
-      op(d);
-    }
-    write(i.rd, d);
+    load_operand(d, i.rs1, word);
+    op(word ? d.r32() : d);
+    finish_alu(i.rd, d, word);
   }
 
   // Emits the instruction inline if it is one of the hot, simple ones. rd = x0 makes ALU ops no-ops.
@@ -881,15 +895,15 @@ class BlockEmitter {
         if (sh) a_.shl(dest(i.rd), Imm(sh));
         write(i.rd, dest(i.rd));
         return true;
-      case Op::SUB: alu_reg(i, [&](Gp d, Gp s) { a_.sub(d, s); }, false); return true;
-      case Op::XOR: alu_reg(i, [&](Gp d, Gp s) { a_.xor_(d, s); }, true); return true;
-      case Op::OR: alu_reg(i, [&](Gp d, Gp s) { a_.or_(d, s); }, true); return true;
-      case Op::AND: alu_reg(i, [&](Gp d, Gp s) { a_.and_(d, s); }, true); return true;
-      case Op::MUL: alu_reg(i, [&](Gp d, Gp s) { a_.imul(d, s); }, true); return true;
-      case Op::XNOR: alu_reg(i, [&](Gp d, Gp s) { a_.xor_(d, s); a_.not_(d); }, true); return true;
-      case Op::ADDW: alu_reg(i, [&](Gp d, Gp s) { a_.add(d, s); }, true, true); return true;
-      case Op::SUBW: alu_reg(i, [&](Gp d, Gp s) { a_.sub(d, s); }, false, true); return true;
-      case Op::MULW: alu_reg(i, [&](Gp d, Gp s) { a_.imul(d, s); }, true, true); return true;
+      case Op::SUB: alu_reg(i, [&](Gp d, auto s) { a_.sub(d, s); }, false); return true;
+      case Op::XOR: alu_reg(i, [&](Gp d, auto s) { a_.xor_(d, s); }, true); return true;
+      case Op::OR: alu_reg(i, [&](Gp d, auto s) { a_.or_(d, s); }, true); return true;
+      case Op::AND: alu_reg(i, [&](Gp d, auto s) { a_.and_(d, s); }, true); return true;
+      case Op::MUL: alu_reg(i, [&](Gp d, auto s) { a_.imul(d, s); }, true); return true;
+      case Op::XNOR: alu_reg(i, [&](Gp d, auto s) { a_.xor_(d, s); a_.not_(d); }, true); return true;
+      case Op::ADDW: alu_reg(i, [&](Gp d, auto s) { a_.add(d, s); }, true, true); return true;
+      case Op::SUBW: alu_reg(i, [&](Gp d, auto s) { a_.sub(d, s); }, false, true); return true;
+      case Op::MULW: alu_reg(i, [&](Gp d, auto s) { a_.imul(d, s); }, true, true); return true;
       case Op::ANDN:
       case Op::ORN: {
         Gp s2 = src(i.rs2, rcx);
