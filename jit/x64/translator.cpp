@@ -754,9 +754,15 @@ class BlockEmitter {
     if (word) a_.movsxd(d, d.r32());
     write(rd, d);
   }
+  // rd is rs1 and lives in the hart: ops with a read-modify-write x86 form (F invocable with a Mem
+  // destination) change it there, one instruction instead of a load, the op and a store.
+  bool in_place(const Insn& i, bool word) const { return !word && i.rd == i.rs1 && i.rd != 0 && !mapped(i.rd); }
   // rd = op(rs1, imm): computed in rd's host register when it has one, else in rax.
   template <typename F>
   void alu_imm(const Insn& i, F op, bool word = false) {
+    if constexpr (std::is_invocable_v<F, Mem>) {
+      if (in_place(i, word)) return op(xreg(i.rd));
+    }
     Gp d = dest(i.rd);
     load_operand(d, i.rs1, word);
     op(word ? d.r32() : d);
@@ -766,6 +772,9 @@ class BlockEmitter {
   // unmapped rs2 straight from hart.x.
   template <typename F>
   void alu_reg(const Insn& i, F op, bool commutative, bool word = false) {
+    if constexpr (std::is_invocable_v<F, Mem, Gp>) {
+      if (in_place(i, word)) return op(xreg(i.rd), src(i.rs2, x86::rcx));
+    }
     Gp d = dest(i.rd);
     if constexpr (std::is_invocable_v<F, Gp, Mem>) {
       if (i.rs2 != 0 && !mapped(i.rs2)) {  // so d, a mapped register or rax, is not rs2's
@@ -830,6 +839,10 @@ class BlockEmitter {
         return true;
       case Op::ADDI: {
         Gp d = dest(i.rd);
+        if (in_place(i, false)) {
+          a_.add(xreg(i.rd), Imm(imm));
+          return true;
+        }
         if (i.rs1 == 0) a_.mov(d, Imm(i.imm));
         else if (imm == 0) a_.mov(d, src(i.rs1, d));
         else a_.lea(d, ptr(src(i.rs1, d), imm));
@@ -846,6 +859,10 @@ class BlockEmitter {
           Gp s = src(i.rs1 ? i.rs1 : i.rs2, d);
           if (s.id() != d.id()) a_.mov(d, s);
           write(i.rd, d);
+          return true;
+        }
+        if (i.op == Op::ADD && in_place(i, rv32)) {
+          a_.add(xreg(i.rd), src(i.rs2, rcx));
           return true;
         }
         if (rv32) {
@@ -874,12 +891,12 @@ class BlockEmitter {
         write(i.rd, dest(i.rd));
         return true;
       }
-      case Op::XORI: alu_imm(i, [&](Gp d) { a_.xor_(d, Imm(imm)); }); return true;
-      case Op::ORI: alu_imm(i, [&](Gp d) { a_.or_(d, Imm(imm)); }); return true;
-      case Op::ANDI: alu_imm(i, [&](Gp d) { a_.and_(d, Imm(imm)); }); return true;
-      case Op::SLLI: alu_imm(i, [&](Gp d) { a_.shl(d, Imm(sh)); }); return true;
-      case Op::SRLI: alu_imm(i, [&](Gp d) { a_.shr(d, Imm(sh)); }); return true;
-      case Op::SRAI: alu_imm(i, [&](Gp d) { a_.sar(d, Imm(sh)); }); return true;
+      case Op::XORI: alu_imm(i, [&](auto d) { a_.xor_(d, Imm(imm)); }); return true;
+      case Op::ORI: alu_imm(i, [&](auto d) { a_.or_(d, Imm(imm)); }); return true;
+      case Op::ANDI: alu_imm(i, [&](auto d) { a_.and_(d, Imm(imm)); }); return true;
+      case Op::SLLI: alu_imm(i, [&](auto d) { a_.shl(d, Imm(sh)); }); return true;
+      case Op::SRLI: alu_imm(i, [&](auto d) { a_.shr(d, Imm(sh)); }); return true;
+      case Op::SRAI: alu_imm(i, [&](auto d) { a_.sar(d, Imm(sh)); }); return true;
       case Op::RORI: alu_imm(i, [&](Gp d) { a_.ror(d, Imm(sh)); }); return true;
       // RV32: the 32-bit forms, sign-extended.
       case Op::BSETI: alu_imm(i, [&](Gp d) { a_.bts(d, Imm(sh)); }, rv32); return true;
@@ -895,10 +912,10 @@ class BlockEmitter {
         if (sh) a_.shl(dest(i.rd), Imm(sh));
         write(i.rd, dest(i.rd));
         return true;
-      case Op::SUB: alu_reg(i, [&](Gp d, auto s) { a_.sub(d, s); }, false); return true;
-      case Op::XOR: alu_reg(i, [&](Gp d, auto s) { a_.xor_(d, s); }, true); return true;
-      case Op::OR: alu_reg(i, [&](Gp d, auto s) { a_.or_(d, s); }, true); return true;
-      case Op::AND: alu_reg(i, [&](Gp d, auto s) { a_.and_(d, s); }, true); return true;
+      case Op::SUB: alu_reg(i, [&](auto d, auto s) { a_.sub(d, s); }, false); return true;
+      case Op::XOR: alu_reg(i, [&](auto d, auto s) { a_.xor_(d, s); }, true); return true;
+      case Op::OR: alu_reg(i, [&](auto d, auto s) { a_.or_(d, s); }, true); return true;
+      case Op::AND: alu_reg(i, [&](auto d, auto s) { a_.and_(d, s); }, true); return true;
       case Op::MUL: alu_reg(i, [&](Gp d, auto s) { a_.imul(d, s); }, true); return true;
       case Op::XNOR: alu_reg(i, [&](Gp d, auto s) { a_.xor_(d, s); a_.not_(d); }, true); return true;
       case Op::ADDW: alu_reg(i, [&](Gp d, auto s) { a_.add(d, s); }, true, true); return true;

@@ -21,6 +21,7 @@
     TEST_REGS \op, a0, s3, a0, \result, \a, \b    /* rd = rs2, rs1 in the hart */
     TEST_REGS \op, s2, s3, s2, \result, \a, \b    /* rd = rs2, all in the hart */
     TEST_REGS \op, s2, s2, a2, \result, \a, \b    /* rd = rs1 in the hart */
+    TEST_REGS \op, s2, s2, s4, \result, \a, \b    /* rd = rs1, all in the hart */
     TEST_REGS \op, a0, a0, a2, \result, \a, \b    /* rd = rs1 */
 .endm
 
@@ -53,6 +54,7 @@ TEST_BEGIN
     TEST_SHAPES or, 0xffffffff9234567d, 0x89abcdef12345678, 0x7654321f80000005
     TEST_SHAPES and, 0x0000000f00000000, 0x89abcdef12345678, 0x7654321f80000005
     TEST_SHAPES sub, 0x13579bcf92345673, 0x89abcdef12345678, 0x7654321f80000005
+    TEST_SHAPES add, 0x0000000e9234567d, 0x89abcdef12345678, 0x7654321f80000005
     TEST_SHAPES mul, 0x560f196f5b05b058, 0x89abcdef12345678, 0x7654321f80000005
     TEST_SHAPES xnor, 0x0000000f6dcba982, 0x89abcdef12345678, 0x7654321f80000005
     TEST_SHAPES_I slliw, 0x000000003a586000, 0xfedcba98f0e1d2c3, 13
@@ -61,6 +63,12 @@ TEST_BEGIN
     TEST_SHAPES_I roriw, 0x00000000587e1c3a, 0xfedcba98f0e1d2c3, 11
     TEST_SHAPES_I addiw, 0xfffffffff0e1cac3, 0xfedcba98f0e1d2c3, -2048
     TEST_SHAPES_I xori, 0x012345670f1e2d3c, 0xfedcba98f0e1d2c3, -1
+    TEST_SHAPES_I addi, 0xfedcba98f0e1cac3, 0xfedcba98f0e1d2c3, -2048
+    TEST_SHAPES_I andi, 0xfedcba98f0e1d2c0, 0xfedcba98f0e1d2c3, -16
+    TEST_SHAPES_I ori, 0xfedcba98f0e1d7f3, 0xfedcba98f0e1d2c3, 2032
+    TEST_SHAPES_I slli, 0x97531e1c3a586000, 0xfedcba98f0e1d2c3, 13
+    TEST_SHAPES_I srli, 0x007f6e5d4c7870e9, 0xfedcba98f0e1d2c3, 9
+    TEST_SHAPES_I srai, 0xfff6e5d4c7870e96, 0xfedcba98f0e1d2c3, 5
 
     /* rs1 = rs2. */
     TEST_REGS addw, s2, s3, s3, 0x2468acf0, 0x89abcdef12345678, 0x89abcdef12345678
@@ -69,6 +77,8 @@ TEST_BEGIN
     TEST_REGS subw, s3, s3, s3, 0, 0x89abcdef12345678, 0x89abcdef12345678
     TEST_REGS xor, a0, s3, s3, 0, 0x89abcdef12345678, 0x89abcdef12345678
     TEST_REGS mul, s2, s3, s3, 0xc5d10aec1df4d840, 0x89abcdef12345678, 0x89abcdef12345678
+    TEST_REGS xor, s3, s3, s3, 0, 0x89abcdef12345678, 0x89abcdef12345678
+    TEST_REGS add, s3, s3, s3, 0x13579bde2468acf0, 0x89abcdef12345678, 0x89abcdef12345678
 
     /* x0 as rs1 or rs2. */
     li s4, 0x7654321f80000005
