@@ -757,16 +757,17 @@ class BlockEmitter {
   // rd is rs1 and lives in the hart: ops with a read-modify-write x86 form (F invocable with a Mem
   // destination) change it there, one instruction instead of a load, the op and a store.
   bool in_place(const Insn& i, bool word) const { return !word && i.rd == i.rs1 && i.rd != 0 && !mapped(i.rd); }
-  // rd = op(rs1, imm): computed in rd's host register when it has one, else in rax.
+  // rd = op(rs1, imm): computed in rd's host register when it has one, else in rax. `extend` false:
+  // the W result has bit 31 clear, so x86's zero-extension already is its sign-extension.
   template <typename F>
-  void alu_imm(const Insn& i, F op, bool word = false) {
+  void alu_imm(const Insn& i, F op, bool word = false, bool extend = true) {
     if constexpr (std::is_invocable_v<F, Mem>) {
       if (in_place(i, word)) return op(xreg(i.rd));
     }
     Gp d = dest(i.rd);
     load_operand(d, i.rs1, word);
     op(word ? d.r32() : d);
-    finish_alu(i.rd, d, word);
+    finish_alu(i.rd, d, word && extend);
   }
   // rd = op(rs1, rs2). Ops whose x86 form takes a memory source (F invocable with a Mem) read an
   // unmapped rs2 straight from hart.x.
@@ -904,7 +905,7 @@ class BlockEmitter {
       case Op::BINVI: alu_imm(i, [&](Gp d) { a_.btc(d, Imm(sh)); }, rv32); return true;
       case Op::REV8: alu_imm(i, [&](Gp d) { a_.bswap(d); }, rv32); return true;
       case Op::SLLIW: alu_imm(i, [&](Gp d) { a_.shl(d, Imm(shw)); }, true); return true;
-      case Op::SRLIW: alu_imm(i, [&](Gp d) { a_.shr(d, Imm(shw)); }, true); return true;
+      case Op::SRLIW: alu_imm(i, [&](Gp d) { a_.shr(d, Imm(shw)); }, true, shw == 0); return true;
       case Op::SRAIW: alu_imm(i, [&](Gp d) { a_.sar(d, Imm(shw)); }, true); return true;
       case Op::RORIW: alu_imm(i, [&](Gp d) { a_.ror(d, Imm(shw)); }, true); return true;
       case Op::SLLI_UW:
