@@ -59,6 +59,7 @@ TEST_BEGIN
     TEST_SHAPES xnor, 0x0000000f6dcba982, 0x89abcdef12345678, 0x7654321f80000005
     TEST_SHAPES_I slliw, 0x000000003a586000, 0xfedcba98f0e1d2c3, 13
     TEST_SHAPES_I srliw, 0x00000000007870e9, 0xfedcba98f0e1d2c3, 9
+    TEST_SHAPES_I srliw, 0xfffffffff0e1d2c3, 0xfedcba98f0e1d2c3, 0
     TEST_SHAPES_I sraiw, 0xffffffffff870e96, 0xfedcba98f0e1d2c3, 5
     TEST_SHAPES_I roriw, 0x00000000587e1c3a, 0xfedcba98f0e1d2c3, 11
     TEST_SHAPES_I addiw, 0xfffffffff0e1cac3, 0xfedcba98f0e1d2c3, -2048
