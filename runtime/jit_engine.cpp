@@ -308,6 +308,9 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
   h.pc = b->bc.plan.insns[f->index].pc;
   auto greg = [&](unsigned id) { return static_cast<uint64_t>(ctx.uc_mcontext.gregs[kGregOfId[id]]); };
   h.instret = static_cast<uint64_t>(ctx.uc_mcontext.gregs[REG_R15]) + f->pending;
+  // The flags inline FP operations left in MXCSR (jit/x64/translator.cpp, fold_fp_flags): the
+  // signal handler runs with MXCSR reset.
+  if (ctx.uc_mcontext.fpregs) h.fflags |= kMxcsrToFflags[ctx.uc_mcontext.fpregs->mxcsr & 0x3f];
   const x64::HostRegs regs = host_regs(b->bc.plan.cfg.record_mask);
   for (unsigned i = 0; i < regs.mapped; i++) h.x[x64::kMappedGuestOrder[i]] = greg(x64::mapped_host_id(i));
   if (regs.ctr == x64::CtrRecording::None) return true;

@@ -54,6 +54,20 @@ const Mem kHistoryMem = x86::word_ptr(kHart, static_cast<int32_t>(offsetof(Hart,
 
 bool fits_i32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 
+// Inline FP operations accrue their flags in MXCSR (runtime/fp.h), and the flags stay there across
+// chained blocks: hart.fflags lacks them until this ORs them in, wherever C++ may read fflags or
+// reload MXCSR from it, which is only outside translated code (the exit trampoline) and in helpers
+// (the helper thunk, call_semantics). `v` and `table` are scratch registers.
+void fold_fp_flags(x86::Assembler& a, Gp v, Gp table) {
+  const Mem scratch = x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, mxcsr_scratch)));
+  a.stmxcsr(scratch);
+  a.mov(v.r32(), scratch);
+  a.and_(v.r32(), Imm(0x3f));
+  a.mov(table, Imm(reinterpret_cast<uint64_t>(kMxcsrToFflags.data())));
+  a.movzx(v.r32(), x86::byte_ptr(table, v.r64()));
+  a.or_(x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, fflags))), v.r8());
+}
+
 }  // namespace
 
 int mapped_host_reg(unsigned mapped_regs, unsigned guest) {
@@ -133,10 +147,8 @@ Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs) {
   Trampolines t;
   uint8_t* exit_at = nullptr;
   uint8_t* helper_at = nullptr;
-  uint8_t* helper_fold_at = nullptr;
   uint8_t* enter_at = emit_at_cursor(arena, [&](x86::Assembler& a, CodeHolder& code) {
-    Label exit = a.newLabel(), helper = a.newLabel(), helper_fold = a.newLabel(), common = a.newLabel(),
-          trapped = a.newLabel();
+    Label exit = a.newLabel(), helper = a.newLabel(), trapped = a.newLabel();
     // enter(Hart* rdi, code rsi)
     for (Gp r : {x86::rbx, x86::rbp, x86::r12, x86::r13, x86::r14, x86::r15}) a.push(r);
     a.sub(x86::rsp, 8);  // six pushes + return address: realign to 16 for helper calls
@@ -146,6 +158,7 @@ Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs) {
     load_mapped(a, regs);
     a.jmp(x86::rax);
     a.bind(exit);
+    fold_fp_flags(a, x86::rdx, x86::rcx);  // eax: the exit code
     store_mapped(a, regs);
     a.mov(kInstret, kInstretReg);
     a.add(x86::rsp, 8);
@@ -154,20 +167,9 @@ Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs) {
 
     // The shared helper thunk (see Trampolines::helper), so that each out-of-line call site in a
     // block is two instructions instead of the whole sync. The return address and rdx realign rsp.
-    a.bind(helper_fold);  // after inline FP operations: their flags in MXCSR join fflags first (runtime/fp.h)
-    a.push(x86::rdx);
-    const Mem scratch = x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, mxcsr_scratch)));
-    a.stmxcsr(scratch);
-    a.mov(x86::eax, scratch);
-    a.and_(x86::eax, Imm(0x3f));
-    a.mov(x86::rcx, Imm(reinterpret_cast<uint64_t>(kMxcsrToFflags.data())));
-    a.movzx(x86::eax, x86::byte_ptr(x86::rcx, x86::rax));
-    a.or_(x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, fflags))), x86::al);
-    a.mov(x86::rdx, x86::qword_ptr(x86::rsp));
-    a.jmp(common);
     a.bind(helper);
     a.push(x86::rdx);
-    a.bind(common);
+    fold_fp_flags(a, x86::rax, x86::rcx);
     a.mov(x86::rax, x86::qword_ptr(x86::rdx, offsetof(HelperSite, pc)));
     a.mov(kPc, x86::rax);
     a.add(kInstretReg, x86::qword_ptr(x86::rdx, offsetof(HelperSite, pending)));
@@ -191,12 +193,10 @@ Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs) {
     code.flatten();
     exit_at = reinterpret_cast<uint8_t*>(code.baseAddress() + code.labelOffsetFromBase(exit));
     helper_at = reinterpret_cast<uint8_t*>(code.baseAddress() + code.labelOffsetFromBase(helper));
-    helper_fold_at = reinterpret_cast<uint8_t*>(code.baseAddress() + code.labelOffsetFromBase(helper_fold));
   });
   t.enter = reinterpret_cast<EnterFn>(enter_at);
   t.exit = exit_at;
   t.helper = helper_at;
-  t.helper_fold = helper_fold_at;
   return t;
 }
 
@@ -342,19 +342,6 @@ class BlockEmitter {
     if (!pinned) a_.mov(kHistoryMem, x86::cx);
   }
 
-  // Inline FP operations accrue their flags in MXCSR (runtime/fp.h): copy them to hart.fflags before
-  // anything else can see fflags — a helper, or leaving translated code.
-  void fold_fp_flags() {
-    if (!fp_emitted_) return;
-    // rcx and rdx only: an indirect exit holds its target in rax here.
-    const Mem scratch = x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, mxcsr_scratch)));
-    a_.stmxcsr(scratch);
-    a_.mov(x86::edx, scratch);
-    a_.and_(x86::edx, Imm(0x3f));
-    a_.mov(x86::rcx, Imm(reinterpret_cast<uint64_t>(kMxcsrToFflags.data())));
-    a_.movzx(x86::edx, x86::byte_ptr(x86::rcx, x86::rdx));
-    a_.or_(x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, fflags))), x86::dl);
-  }
   void exit_with(uint32_t code) {
     a_.mov(x86::eax, Imm(code));
     a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.exit)));
@@ -365,7 +352,7 @@ class BlockEmitter {
   // before this one.
   void call_semantics(const Insn& i) {
     ring_r15_stored_ = false;
-    fold_fp_flags();
+    fold_fp_flags(a_, x86::rdx, x86::rcx);
     set_pc(pc_);
     add_instret(pending_);
     pending_ = 0;
@@ -387,7 +374,7 @@ class BlockEmitter {
     if (!plan_.cfg.counts()) {  // the shared thunk; counted events need the pending counts inline
       b_.sites.push_back({&i, pc_, pending_});
       a_.mov(x86::rdx, Imm(reinterpret_cast<uint64_t>(&b_.sites.back())));
-      a_.call(Imm(reinterpret_cast<uint64_t>(fp_emitted_ ? tramp_.helper_fold : tramp_.helper)));
+      a_.call(Imm(reinterpret_cast<uint64_t>(tramp_.helper)));
       pending_ = 0;
     } else {
       call_semantics(i);
@@ -411,7 +398,6 @@ class BlockEmitter {
       a_.mov(flag, Imm(0));
       pending_ = 0;  // the helper counted everything before the store
       pend_ev_ = {};
-      fold_fp_flags();
       emit_exit_events(&p, false);
       add_instret(1);
       set_pc(guest_pc(pc + i.len));
@@ -530,7 +516,6 @@ class BlockEmitter {
 
   // A chainable exit to a known pc, counting `retired` more instructions.
   void emit_direct_exit(uint64_t target, unsigned retired, const jit::PlanInsn* last = nullptr, bool taken = false) {
-    fold_fp_flags();
     emit_exit_events(last, taken);
     add_instret(pending_ + retired);
     Label stub = a_.newLabel();
@@ -554,7 +539,6 @@ class BlockEmitter {
 
   // An exit to the pc in rax, through the pc -> code table (lookup_index, computed inline).
   void emit_indirect_exit(unsigned retired, const jit::PlanInsn* last) {
-    fold_fp_flags();
     emit_exit_events(last, false);
     add_instret(pending_ + retired);
     probe_lookup();
@@ -1222,13 +1206,7 @@ class BlockEmitter {
     return true;
   }
 
-  bool emit_fp(const Insn& i) {
-    if (!cfg_.fp_inline) return false;
-    using namespace x86;
-    bool done = emit_fp_op(i);
-    fp_emitted_ |= done;
-    return done;
-  }
+  bool emit_fp(const Insn& i) { return cfg_.fp_inline && emit_fp_op(i); }
 
   bool emit_fp_op(const Insn& i) {
     using namespace x86;
@@ -1404,7 +1382,6 @@ class BlockEmitter {
   size_t idx_ = 0;
   uint64_t pc_ = 0;
   unsigned pending_ = 0;
-  bool fp_emitted_ = false;  // an inline FP operation may have raised flags not yet in hart.fflags
   EventCounts pend_ev_{};  // events of retired instructions not yet counted
   // A ring record on the way here stored r15, which has not changed since and no C++ has run: the
   // next record may leave its slot's r15 out (ctr::Site::shares_instret).

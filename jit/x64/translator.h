@@ -131,10 +131,9 @@ struct Trampolines {
   EnterFn enter = nullptr;  // loads the mapped registers and jumps to code
   uint8_t* exit = nullptr;  // translated code jumps here with the exit code in eax
   // Called with rdx = HelperSite*: syncs pc, instret and the mapped registers, runs the instruction's
-  // semantics, reloads, and returns, or leaves translated code if it trapped. helper_fold also
-  // folds the FP flags inline code accrued in MXCSR into fflags first.
+  // semantics, reloads, and returns, or leaves translated code if it trapped. Both fold the FP
+  // flags inline code accrued in MXCSR into fflags first.
   uint8_t* helper = nullptr;
-  uint8_t* helper_fold = nullptr;
 };
 
 // The host register that holds guest register r, or -1.
