@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 #include "csr/ctr.h"
 #include "jit/transfer.h"
@@ -34,6 +35,8 @@ const Gp kMappedHost[kMaxMappedRegs] = {x86::rbx, x86::r12, x86::r13, x86::r14, 
 
 Mem hart_q(size_t off) { return x86::qword_ptr(kHart, static_cast<int32_t>(off)); }
 Mem xreg(unsigned r) { return hart_q(offsetof(Hart, x) + 8 * r); }
+// x[r]'s low 32 bits (little-endian), the operand of the W ops.
+Mem xreg32(unsigned r) { return x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, x) + 8 * r)); }
 const Mem kPc = hart_q(offsetof(Hart, pc));
 const Mem kInstret = hart_q(offsetof(Hart, instret));
 
@@ -715,45 +718,73 @@ class BlockEmitter {
   }
 
   // --- two-address x86 forms for three-address RISC-V ALU ops ---
-  // rd = op(rs1, imm): computed in rd's host register when it has one, else in rax.
-  template <typename F>
-  void alu_imm(const Insn& i, F op, bool word = false) {
-    Gp d = dest(i.rd);
-    Gp s = src(i.rs1, d);
-    if (word) {
-      a_.mov(d.r32(), s.r32());
-      op(d.r32());
-      a_.movsxd(d, d.r32());
-    } else {
+  // Puts x[r] into d, or for a W op (`word`) its low 32 bits into d's: the 32-bit x86 forms read only
+  // those, so a register already in d needs no zero-extending copy and an unmapped one is one 32-bit
+  // load.
+  void load_operand(Gp d, unsigned r, bool word) {
+    if (!word) {
+      Gp s = src(r, d);
       if (s.id() != d.id()) a_.mov(d, s);
-      op(d);
+    } else if (r == 0) {
+      a_.xor_(d.r32(), d.r32());
+    } else if (auto m = mapped(r)) {
+      if (m->id() != d.id()) a_.mov(d.r32(), m->r32());
+    } else {
+      a_.mov(d.r32(), xreg32(r));
     }
-    write(i.rd, d);
   }
-  // rd = op(rs1, rs2).
+  // After op on d (its 32-bit form for a W op): the W result sign-extended, written to rd.
+  void finish_alu(unsigned rd, Gp d, bool word) {
+    if (word) a_.movsxd(d, d.r32());
+    write(rd, d);
+  }
+  // rd is rs1 and lives in the hart: ops with a read-modify-write x86 form (F invocable with a Mem
+  // destination) change it there, one instruction instead of a load, the op and a store.
+  bool in_place(const Insn& i, bool word) const { return !word && i.rd == i.rs1 && i.rd != 0 && !mapped(i.rd); }
+  // rd = op(rs1, imm): computed in rd's host register when it has one, else in rax. `extend` false:
+  // the W result has bit 31 clear, so x86's zero-extension already is its sign-extension.
+  template <typename F>
+  void alu_imm(const Insn& i, F op, bool word = false, bool extend = true) {
+    if constexpr (std::is_invocable_v<F, Mem>) {
+      if (in_place(i, word)) return op(xreg(i.rd));
+    }
+    Gp d = dest(i.rd);
+    load_operand(d, i.rs1, word);
+    op(word ? d.r32() : d);
+    finish_alu(i.rd, d, word && extend);
+  }
+  // rd = op(rs1, rs2). Ops whose x86 form takes a memory source (F invocable with a Mem) read an
+  // unmapped rs2 straight from hart.x.
   template <typename F>
   void alu_reg(const Insn& i, F op, bool commutative, bool word = false) {
+    if constexpr (std::is_invocable_v<F, Mem, Gp>) {
+      if (in_place(i, word)) return op(xreg(i.rd), src(i.rs2, x86::rcx));
+    }
     Gp d = dest(i.rd);
+    if constexpr (std::is_invocable_v<F, Gp, Mem>) {
+      if (i.rs2 != 0 && !mapped(i.rs2)) {  // so d, a mapped register or rax, is not rs2's
+        load_operand(d, i.rs1, word);
+        if (word) op(d.r32(), xreg32(i.rs2));
+        else op(d, xreg(i.rs2));
+        finish_alu(i.rd, d, word);
+        return;
+      }
+    }
     Gp s2 = src(i.rs2, x86::rcx);
-    Gp s1;
     if (s2.id() == d.id() && i.rs1 != i.rd) {  // rd == rs2: don't clobber rs2 by moving rs1 into rd
-      if (commutative && !word) {
-        op(d, src(i.rs1, x86::rax));
-        write(i.rd, d);
+      if (commutative) {
+        Gp s1 = src(i.rs1, x86::rax);
+        if (word) op(d.r32(), s1.r32());
+        else op(d, s1);
+        finish_alu(i.rd, d, word);
         return;
       }
       d = x86::rax;
     }
-    s1 = src(i.rs1, d);
-    if (word) {
-      a_.mov(d.r32(), s1.r32());
-      op(d.r32(), s2.r32());
-      a_.movsxd(d, d.r32());
-    } else {
-      if (s1.id() != d.id()) a_.mov(d, s1);
-      op(d, s2);
-    }
-    write(i.rd, d);
+    load_operand(d, i.rs1, word);
+    if (word) op(d.r32(), s2.r32());
+    else op(d, s2);
+    finish_alu(i.rd, d, word);
   }
   // rd = op(rs1, rs2 & mask) for x86 shifts and rotates, whose count must be in cl.
   template <typename F>
@@ -761,16 +792,9 @@ class BlockEmitter {
     Gp s2 = src(i.rs2, x86::rcx);
     if (s2.id() != x86::rcx.id()) a_.mov(x86::ecx, s2.r32());
     Gp d = dest(i.rd);
-    Gp s1 = src(i.rs1, d);
-    if (word) {
-      a_.mov(d.r32(), s1.r32());
-      op(d.r32());
-      a_.movsxd(d, d.r32());
-    } else {
-      if (s1.id() != d.id()) a_.mov(d, s1);
-      op(d);
-    }
-    write(i.rd, d);
+    load_operand(d, i.rs1, word);
+    op(word ? d.r32() : d);
+    finish_alu(i.rd, d, word);
   }
 
   // Emits the instruction inline if it is one of the hot, simple ones. rd = x0 makes ALU ops no-ops.
@@ -800,6 +824,10 @@ class BlockEmitter {
         return true;
       case Op::ADDI: {
         Gp d = dest(i.rd);
+        if (in_place(i, false)) {
+          a_.add(xreg(i.rd), Imm(imm));
+          return true;
+        }
         if (i.rs1 == 0) a_.mov(d, Imm(i.imm));
         else if (imm == 0) a_.mov(d, src(i.rs1, d));
         else a_.lea(d, ptr(src(i.rs1, d), imm));
@@ -816,6 +844,10 @@ class BlockEmitter {
           Gp s = src(i.rs1 ? i.rs1 : i.rs2, d);
           if (s.id() != d.id()) a_.mov(d, s);
           write(i.rd, d);
+          return true;
+        }
+        if (i.op == Op::ADD && in_place(i, rv32)) {
+          a_.add(xreg(i.rd), src(i.rs2, rcx));
           return true;
         }
         if (rv32) {
@@ -844,12 +876,12 @@ class BlockEmitter {
         write(i.rd, dest(i.rd));
         return true;
       }
-      case Op::XORI: alu_imm(i, [&](Gp d) { a_.xor_(d, Imm(imm)); }); return true;
-      case Op::ORI: alu_imm(i, [&](Gp d) { a_.or_(d, Imm(imm)); }); return true;
-      case Op::ANDI: alu_imm(i, [&](Gp d) { a_.and_(d, Imm(imm)); }); return true;
-      case Op::SLLI: alu_imm(i, [&](Gp d) { a_.shl(d, Imm(sh)); }); return true;
-      case Op::SRLI: alu_imm(i, [&](Gp d) { a_.shr(d, Imm(sh)); }); return true;
-      case Op::SRAI: alu_imm(i, [&](Gp d) { a_.sar(d, Imm(sh)); }); return true;
+      case Op::XORI: alu_imm(i, [&](auto d) { a_.xor_(d, Imm(imm)); }); return true;
+      case Op::ORI: alu_imm(i, [&](auto d) { a_.or_(d, Imm(imm)); }); return true;
+      case Op::ANDI: alu_imm(i, [&](auto d) { a_.and_(d, Imm(imm)); }); return true;
+      case Op::SLLI: alu_imm(i, [&](auto d) { a_.shl(d, Imm(sh)); }); return true;
+      case Op::SRLI: alu_imm(i, [&](auto d) { a_.shr(d, Imm(sh)); }); return true;
+      case Op::SRAI: alu_imm(i, [&](auto d) { a_.sar(d, Imm(sh)); }); return true;
       case Op::RORI: alu_imm(i, [&](Gp d) { a_.ror(d, Imm(sh)); }); return true;
       // RV32: the 32-bit forms, sign-extended.
       case Op::BSETI: alu_imm(i, [&](Gp d) { a_.bts(d, Imm(sh)); }, rv32); return true;
@@ -857,7 +889,7 @@ class BlockEmitter {
       case Op::BINVI: alu_imm(i, [&](Gp d) { a_.btc(d, Imm(sh)); }, rv32); return true;
       case Op::REV8: alu_imm(i, [&](Gp d) { a_.bswap(d); }, rv32); return true;
       case Op::SLLIW: alu_imm(i, [&](Gp d) { a_.shl(d, Imm(shw)); }, true); return true;
-      case Op::SRLIW: alu_imm(i, [&](Gp d) { a_.shr(d, Imm(shw)); }, true); return true;
+      case Op::SRLIW: alu_imm(i, [&](Gp d) { a_.shr(d, Imm(shw)); }, true, shw == 0); return true;
       case Op::SRAIW: alu_imm(i, [&](Gp d) { a_.sar(d, Imm(shw)); }, true); return true;
       case Op::RORIW: alu_imm(i, [&](Gp d) { a_.ror(d, Imm(shw)); }, true); return true;
       case Op::SLLI_UW:
@@ -865,15 +897,15 @@ class BlockEmitter {
         if (sh) a_.shl(dest(i.rd), Imm(sh));
         write(i.rd, dest(i.rd));
         return true;
-      case Op::SUB: alu_reg(i, [&](Gp d, Gp s) { a_.sub(d, s); }, false); return true;
-      case Op::XOR: alu_reg(i, [&](Gp d, Gp s) { a_.xor_(d, s); }, true); return true;
-      case Op::OR: alu_reg(i, [&](Gp d, Gp s) { a_.or_(d, s); }, true); return true;
-      case Op::AND: alu_reg(i, [&](Gp d, Gp s) { a_.and_(d, s); }, true); return true;
-      case Op::MUL: alu_reg(i, [&](Gp d, Gp s) { a_.imul(d, s); }, true); return true;
-      case Op::XNOR: alu_reg(i, [&](Gp d, Gp s) { a_.xor_(d, s); a_.not_(d); }, true); return true;
-      case Op::ADDW: alu_reg(i, [&](Gp d, Gp s) { a_.add(d, s); }, true, true); return true;
-      case Op::SUBW: alu_reg(i, [&](Gp d, Gp s) { a_.sub(d, s); }, false, true); return true;
-      case Op::MULW: alu_reg(i, [&](Gp d, Gp s) { a_.imul(d, s); }, true, true); return true;
+      case Op::SUB: alu_reg(i, [&](auto d, auto s) { a_.sub(d, s); }, false); return true;
+      case Op::XOR: alu_reg(i, [&](auto d, auto s) { a_.xor_(d, s); }, true); return true;
+      case Op::OR: alu_reg(i, [&](auto d, auto s) { a_.or_(d, s); }, true); return true;
+      case Op::AND: alu_reg(i, [&](auto d, auto s) { a_.and_(d, s); }, true); return true;
+      case Op::MUL: alu_reg(i, [&](Gp d, auto s) { a_.imul(d, s); }, true); return true;
+      case Op::XNOR: alu_reg(i, [&](Gp d, auto s) { a_.xor_(d, s); a_.not_(d); }, true); return true;
+      case Op::ADDW: alu_reg(i, [&](Gp d, auto s) { a_.add(d, s); }, true, true); return true;
+      case Op::SUBW: alu_reg(i, [&](Gp d, auto s) { a_.sub(d, s); }, false, true); return true;
+      case Op::MULW: alu_reg(i, [&](Gp d, auto s) { a_.imul(d, s); }, true, true); return true;
       case Op::ANDN:
       case Op::ORN: {
         Gp s2 = src(i.rs2, rcx);
