@@ -2,6 +2,7 @@
 
 #include "csr/csr_numbers.h"
 #include "csr/ctr.h"
+#include "csr/privileged.h"
 #include "csr/pmu.h"
 #include "csr/trigger.h"
 #include "runtime/exec.h"
@@ -99,7 +100,15 @@ bool ends_block(const Insn& i) {
   const uint16_t csr = static_cast<uint16_t>(i.imm & 0xfff);
   const bool read_only = (i.op == Op::CSRRS || i.op == Op::CSRRC || i.op == Op::CSRRSI || i.op == Op::CSRRCI) &&
                          i.rs1 == 0;
-  return !(csr == csr::CSR_FFLAGS || (read_only && (csr == csr::CSR_FRM || csr == csr::CSR_FCSR)));
+  if (csr == csr::CSR_FFLAGS) return false;
+  if (read_only && (csr == csr::CSR_FRM || csr == csr::CSR_FCSR || csr == csr::CSR_CYCLE || csr == csr::CSR_TIME ||
+                    csr == csr::CSR_INSTRET))
+    return false;
+  // Clearing SIE or MIE (Linux's local_irq_save, csrrci sstatus, 2) can neither change a key nor
+  // let an interrupt in. The uimm is in rs1.
+  const bool irq_off = i.op == Op::CSRRCI && (csr == csr::CSR_SSTATUS || csr == csr::CSR_MSTATUS) &&
+                       !(i.rs1 & ~(csr::MSTATUS_SIE | csr::MSTATUS_MIE));
+  return !irq_off;
 }
 
 bool plan_block(Hart& h, const PlanConfig& cfg, BlockPlan& out) {

@@ -82,8 +82,9 @@ struct BlockPlan {
 
 // Whether i must end a block (kEnd): a CSR access returns to the exec loop, which re-derives the
 // translation key, except one that changes nothing a translation depends on. That is any access to
-// fflags (the accrued flags are in no key) and a read of frm or fcsr: libm brackets quiet
-// comparisons with frflags and fsflags.
+// fflags (the accrued flags are in no key), a read of frm or fcsr (libm brackets quiet comparisons
+// with frflags and fsflags), a read of cycle, time or instret (the helper call syncs instret), and
+// a csrrci of sstatus or mstatus clearing SIE or MIE (interrupts off).
 bool ends_block(const Insn& i);
 
 // Decodes the block at h.pc: up to cfg.max_insns instructions, within one guest page, to the first

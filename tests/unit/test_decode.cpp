@@ -1065,8 +1065,9 @@ TEST(Disassemble, Corners) {
 }
 
 }  // namespace
-// Which instructions end a translated block: fflags accesses and reads of frm and fcsr do not
-// (jit::ends_block), other CSR accesses and system instructions do, ALU ops never.
+// Which instructions end a translated block: fflags accesses, reads of frm, fcsr and the counters,
+// and clearing SIE or MIE do not (jit::ends_block); other CSR accesses and system instructions do,
+// ALU ops never.
 TEST(Decode, CsrAccessesThatKeepTheBlockGoing) {
   const struct {
     uint32_t raw;
@@ -1083,7 +1084,14 @@ TEST(Decode, CsrAccessesThatKeepTheBlockGoing) {
       {0x0027a773, true, "csrrs a4, frm, a5: a write"},
       {0x0030e773, true, "csrrsi a4, fcsr, 1: a write"},
       {0x30002773, true, "csrrs a4, mstatus, zero"},
-      {0xc0002773, true, "csrrs a4, cycle, zero"},
+      {0xc0002773, false, "csrrs a4, cycle, zero (rdcycle)"},
+      {0xc0102573, false, "csrrs a0, time, zero (rdtime)"},
+      {0xc0202573, false, "csrrs a0, instret, zero (rdinstret)"},
+      {0x10017573, false, "csrrci a0, sstatus, 2: interrupts off"},
+      {0x30047573, false, "csrrci a0, mstatus, 8: interrupts off"},
+      {0x1001f573, true, "csrrci a0, sstatus, 3: bit 0 too"},
+      {0x10016573, true, "csrrsi a0, sstatus, 2: interrupts on"},
+      {0x14051573, true, "csrrw a0, sscratch, a0"},
       {0x00000073, true, "ecall"},
       {0x0505, false, "c.addi a0, 1"},
   };
