@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Debian's openssl dgst -sha256 and coreutils sha256sum (libcrypto's SHA-256, bench/crypto's
+# Debian's openssl dgst -sha256 and coreutils sha256sum (libcrypto's SHA-256, bench/programs's
 # workload) agree with the host's sha256sum.
 # shellcheck source=tests/integration/lib.sh
 source "$(dirname "$0")/lib.sh"
