@@ -372,7 +372,8 @@ uint32_t JitEngine::enter(Hart& h) {
     // The fetch faulted: that trap now, not a second fetch (and a second TLB miss counted).
     if (!to) return x64::kExitTrap;
     Block* from = block_at_host(reinterpret_cast<const void*>(h.jit_exit_site));
-    // System mode links only within a page: another page's mapping may change under the link.
+    // System mode links only within a page: another page's mapping may change under the link (the
+    // stubs of exits to another page dispatch instead, so as not to look `from` up for nothing).
     if (from && from->mode == to->mode && (h.mem_limit || page_of(from->bc.plan.pc) == page_of(to->bc.plan.pc))) {
       for (unsigned e = 0; e < from->bc.exits.size(); e++)
         if (from->bc.code + from->bc.exits[e].jmp_off == reinterpret_cast<uint8_t*>(h.jit_exit_site))

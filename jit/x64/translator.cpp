@@ -531,6 +531,8 @@ class BlockEmitter {
       a_.mov(x86::rax, Imm(target));
       probe_lookup();
       set_pc(target);
+      // System mode links only within a page (JitEngine::enter): another page's target is dispatched.
+      if (!cfg_.flat_limit && (target ^ plan_.pc) >> 12) return exit_with(kExitDispatch);
       a_.mov(x86::rcx, Imm(a_.code()->baseAddress() + jmp_off));
       a_.mov(hart_q(offsetof(Hart, jit_exit_site)), x86::rcx);
       exit_with(kExitLink);
