@@ -269,7 +269,7 @@ void EteUnit::on_retired(const Retired& r) {
 uint64_t EteUnit::quiet_steps(const Retired& like, uint64_t limit) const {
   if (!enabled()) return limit;
   const Matches m = matches(like.pc);
-  if (m.sac) return 0;  // a single address comparator matches `like` only
+  if (m.sac && !alike_) return 0;  // a single address comparator matches `like` only
   const Step st = plan(like, m);
   const bool started = victlr_ & VICTLR_SSSTATUS;
   if (st.reloaded || st.seq != seqstr_ || st.fires || st.started != started || st.events || st.timestamp ||
@@ -281,6 +281,49 @@ uint64_t EteUnit::quiet_steps(const Retired& like, uint64_t limit) const {
   for (unsigned i = 0; i < sizes_.counters; i++)
     if (bit(st.decremented, i)) k = std::min<uint64_t>(k, cntvr_[i]);
   return k;
+}
+
+bool EteUnit::alike_now() const {
+  for (unsigned n = 2; n < 2 * sizes_.rs_pairs; n++) {
+    const auto g = static_cast<Group>((rsctlr_[n] >> 16) & 0xf);
+    if ((rsctlr_[n] & 0xffff) && (g == Group::ExternalInput || g == Group::PeComparator ||
+                                  g == Group::SingleAddress || g == Group::AddressRange))
+      return false;
+  }
+  for (unsigned c = 0; c < sizes_.ss_comps; c++)
+    if ((ssccr_[c] & 0xffffff) || sspcicr_[c]) return false;
+  return !vissctlr_ && !vipcssctlr_ && !viiectlr_;
+}
+
+uint64_t EteUnit::silent_steps(const Retired& like, uint64_t limit) const {
+  if (!enabled() || !alike_) return 0;
+  // The steps, tried on a copy that emits nothing: quiet runs, and between them single steps
+  // that change counters, the sequencer or SSSTATUS but emit nothing of their own.
+  EteUnit u = *this;
+  u.sink_ = nullptr;
+  uint64_t n = 0;
+  for (;;) {
+    const uint64_t q = u.quiet_steps(like, limit - n);
+    u.advance_quiet(like, q);
+    n += q;
+    if (n == limit) return n;
+    const Step st = u.plan(like, u.matches(like.pc));
+    if ((st.traced && !u.tracing_) || st.events || st.timestamp) return n;
+    u.on_retired(like);
+    n++;
+  }
+}
+
+void EteUnit::advance(const Retired& like, uint64_t n) {
+  while (n) {
+    const uint64_t q = quiet_steps(like, n);
+    advance_quiet(like, q);
+    n -= q;
+    if (n) {
+      on_retired(like);
+      n--;
+    }
+  }
 }
 
 void EteUnit::advance_quiet(const Retired& like, uint64_t n) {
@@ -310,6 +353,7 @@ void EteUnit::set_enabled(bool on) {
   if (on) {
     tracing_ = false;
     cycles_ = 0;
+    alike_ = alike_now();  // the configuration cannot change while enabled
     if (sink_) sink_->start(configr_, syncpr_, ccctlr_);
   } else if (sink_) {
     sink_->stop();
