@@ -73,6 +73,8 @@ int main(void) {
     __asm__ volatile("csrw satp, %0" ::"r"((uint64_t)(round & 1) << SATP_ASID_SHIFT));
   }
   __asm__ volatile("csrw satp, zero");
+  /* Branches between the last block-ending instruction and the store that disables the unit. */
+  sum += parity_loop(0xa5a5a5);
   mmio_write32(TRCPRGCTLR, 0);
   CHECK(1, mmio_read32(TRCSTATR) & 1); /* IDLE: the stream ended here */
   putstr(sum ? "" : "sum is 0\n");
