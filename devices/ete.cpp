@@ -99,10 +99,22 @@ uint8_t EteUnit::id_matches(uint32_t id, const std::array<uint64_t, 8>& comparat
   return m;
 }
 
+void EteUnit::match_context() {
+  context_matches_.cid = id_matches(context_id_, cidcvr_, cidcctlr0_, cidcctlr1_, sizes_.cid_comps);
+  context_matches_.vmid = id_matches(vmid_, vmidcvr_, vmidcctlr0_, vmidcctlr1_, sizes_.vmid_comps);
+}
+
 EteUnit::Matches EteUnit::matches(uint64_t pc) const {
   Matches m;
-  m.cid = id_matches(context_id_, cidcvr_, cidcctlr0_, cidcctlr1_, sizes_.cid_comps);
-  m.vmid = id_matches(vmid_, vmidcvr_, vmidcctlr0_, vmidcctlr1_, sizes_.vmid_comps);
+  if (enabled()) {
+    // The configuration is fixed while enabled, so the context's matches change only with it.
+    m = context_matches_;
+    // Nothing but branch broadcasting looks at the address comparators then.
+    if (alike_ && !(configr_ & CONFIGR_BB)) return m;
+  } else {
+    m.cid = id_matches(context_id_, cidcvr_, cidcctlr0_, cidcctlr1_, sizes_.cid_comps);
+    m.vmid = id_matches(vmid_, vmidcvr_, vmidcctlr0_, vmidcctlr1_, sizes_.vmid_comps);
+  }
   for (unsigned n = 0; n < 2 * sizes_.ac_pairs; n++)
     if (pc == acvr_[n] && comparator_context_ok(n, m.cid, m.vmid)) m.sac |= 1u << n;
   // A range is [TRCACVR<2m>, TRCACVR<2m+1>): the upper address is the first one outside, as
@@ -344,6 +356,7 @@ void EteUnit::on_context(uint64_t pc, El el, uint32_t context_id, uint32_t vmid)
   el_ = el;
   context_id_ = context_id;
   vmid_ = vmid;
+  match_context();
   if (changed && enabled() && tracing_ && sink_) sink_->context(pc, el, context_id, vmid);
 }
 
@@ -354,6 +367,7 @@ void EteUnit::set_enabled(bool on) {
     tracing_ = false;
     cycles_ = 0;
     alike_ = alike_now();  // the configuration cannot change while enabled
+    match_context();
     if (sink_) sink_->start(configr_, syncpr_, ccctlr_);
   } else if (sink_) {
     sink_->stop();

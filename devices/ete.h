@@ -206,6 +206,7 @@ class EteUnit final : public Device {
   void write32(uint64_t offset, uint32_t v);
   uint32_t idr(unsigned n) const;
   bool alike_now() const;  // steps_alike for the configuration as it stands
+  void match_context();    // context_matches_ for the context and configuration as they stand
   void set_enabled(bool on);
 
   const unsigned affinity_;
@@ -231,6 +232,7 @@ class EteUnit final : public Device {
   uint32_t context_id_ = 0, vmid_ = 0;
   bool tracing_ = false;  // ViewInst traced the last instruction
   bool alike_ = false;    // steps_alike
+  Matches context_matches_;  // the context ID and VMID comparators' (cid, vmid), while enabled
   uint64_t cycles_ = 0;   // steps since the unit was enabled
 };
 
