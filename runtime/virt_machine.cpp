@@ -473,22 +473,23 @@ bool VirtMachine::on_budget(Hart& h) {
   // or where brisk record's next sample falls due.
   h.deadline = std::min({h.deadline, h.instret + kSlice, pmu::next_overflow(h)});
   if (opt_.recorder) opt_.recorder->on_budget(h);
-  if (per_[h.hartid]->fast && h.deadline > h.instret) {
-    // Translated code runs a quiet run; an instruction that may change the unit's state is stepped
-    // exactly, and the next turn looks again (docs/ete.md, "The engine rule").
-    HartTrace& trace = *trace_[h.hartid];
-    if (engine_changed(h)) return false;
-    if (const uint64_t q = trace.quiet_run(h.deadline - h.instret)) {
-      h.deadline = h.instret + q;
-    } else {
-      const Status st = trace.interpreter().step(h);
-      if (st == Status::Exit || (st == Status::Trap && !on_trap(h))) return false;
-      h.deadline = h.instret;
-    }
-  }
   if (limiter_.reached(h, retired(), threaded_ ? harts_.size() : 1)) {
     stop(limiter_.status());
     return false;
+  }
+  if (per_[h.hartid]->fast && h.deadline > h.instret) {
+    // Within the limits above, translated code runs a silent run; an instruction that would emit
+    // more than its atom is stepped exactly, and the next turn looks again (docs/ete.md, "The
+    // engine rule"). Only lowered: a request_exit since stands.
+    HartTrace& trace = *trace_[h.hartid];
+    if (engine_changed(h)) return false;  // brisk record's CTR
+    if (const uint64_t q = trace.quiet_run(h.deadline - h.instret)) {
+      h.deadline = std::min(h.deadline, h.instret + q);
+    } else {
+      const Status st = trace.interpreter().step(h);
+      if (st == Status::Exit || (st == Status::Trap && !on_trap(h))) return false;
+      h.deadline = std::min(h.deadline, h.instret);
+    }
   }
   return true;
 }
