@@ -227,11 +227,12 @@ void HartTrace::retired(Hart& h, const Insn& in, uint64_t pc, bool jumped, uint6
     return;
   }
   // In a quiet run (an instruction translated code ran out of line, or one the engine stepped up to
-  // the deadline): the instructions before it first. A new context, or CTR turned on, ends the run.
+  // the deadline): the instructions before it first. A new context ends the run (so does CTR
+  // turning on: ctr::write_ctrctl asks translated code to stop, and on_budget looks).
   catch_up_to(before);
   unit_.on_retired(r);
   seen_ = h.instret;
-  if (context_if_changed() || ctr::record_mask(h)) h.request_exit();
+  if (context_if_changed()) h.request_exit();
 }
 
 void HartTrace::trap_taken(uint64_t cause, bool interrupt, uint64_t epc) {

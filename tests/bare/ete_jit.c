@@ -2,7 +2,8 @@
  * tests/bare/ete_jit.sh on the JIT and on the interpreter, whose streams must be the same bytes:
  * conditional branches taken and not taken in data-dependent patterns, in compressed and full-size
  * code, calls and returns through jal and jalr (function pointers, recursion, a jump table), ecalls
- * from M and from U with their xRETs, and a satp.ASID change (a context change). At the end the
+ * from M and from U with their xRETs, satp.ASID changes (context changes) and CTR turned on in M
+ * for a while (the hart leaves the fast path while CTR records). At the end the
  * program disables its unit itself, so that the stream ends at a known instruction on every
  * engine (harts stop at HTIF's next poll, which differs between engines). */
 #include "bare.h"
@@ -11,6 +12,7 @@
 #define TRCPRGCTLR (0x11000000ul + 0x004)
 #define TRCSTATR (0x11000000ul + 0x00c)
 #define SATP_ASID_SHIFT 44
+#define MCTRCTL_M (1ul << 2)
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 
@@ -72,6 +74,11 @@ int main(void) {
     /* A context change: satp.ASID (satp.MODE stays Bare). */
     __asm__ volatile("csrw satp, %0" ::"r"((uint64_t)(round & 1) << SATP_ASID_SHIFT));
   }
+  /* CTR recording in M from a CSR write, as a guest turns it on: the hart leaves the fast path
+   * there, and comes back once it is off. */
+  __asm__ volatile("csrw 0x34e, %0" ::"r"(MCTRCTL_M));
+  sum += parity_loop(0x5a5a);
+  __asm__ volatile("csrw 0x34e, zero");
   __asm__ volatile("csrw satp, zero");
   /* Branches between the last block-ending instruction and the store that disables the unit. */
   sum += parity_loop(0xa5a5a5);
