@@ -131,18 +131,16 @@ void HartTrace::begin() {
   matches_ = 0;
   h_.retire_observer = this;
   h_.record_transfers = false;
+  auto l = lock();  // write() reads quiet_ and runner_ under it
   quiet_ = false;
   seen_ = h_.instret;
   runner_ = std::this_thread::get_id();
-  auto l = lock();
   context_if_changed();
 }
 
 void HartTrace::end() {
-  {
-    auto l = lock();
-    if (quiet_) catch_up_to(h_.instret);
-  }
+  auto l = lock();
+  if (quiet_) catch_up_to(h_.instret);
   quiet_ = false;
   h_.record_transfers = false;
   h_.retire_observer = nullptr;
