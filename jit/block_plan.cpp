@@ -1,5 +1,6 @@
 #include "jit/block_plan.h"
 
+#include "csr/csr_numbers.h"
 #include "csr/ctr.h"
 #include "csr/pmu.h"
 #include "csr/trigger.h"
@@ -75,7 +76,7 @@ void plan_insn(PlanInsn& p, const PlanConfig& cfg, bool last, unsigned known_reg
     record_for_trace(p, cfg);
     return;
   }
-  if (!last || !(f & kEnd)) return;
+  if (!last || !ends_block(i)) return;
   p.exit = Exit::Helper;
   if (i.op == Op::JAL) {
     p.target = guest_pc(p.pc + i.imm);
@@ -100,6 +101,15 @@ void plan_insn(PlanInsn& p, const PlanConfig& cfg, bool last, unsigned known_reg
 }
 
 }  // namespace
+
+bool ends_block(const Insn& i) {
+  const uint16_t f = i.flags();
+  if (!(f & kCsr)) return f & kEnd;
+  const uint16_t csr = static_cast<uint16_t>(i.imm & 0xfff);
+  const bool read_only = (i.op == Op::CSRRS || i.op == Op::CSRRC || i.op == Op::CSRRSI || i.op == Op::CSRRCI) &&
+                         i.rs1 == 0;
+  return !(csr == csr::CSR_FFLAGS || (read_only && (csr == csr::CSR_FRM || csr == csr::CSR_FCSR)));
+}
 
 bool plan_block(Hart& h, const PlanConfig& cfg, BlockPlan& out) {
   out = BlockPlan{};
@@ -137,7 +147,7 @@ bool plan_block(Hart& h, const PlanConfig& cfg, BlockPlan& out) {
     out.insns.push_back({.insn = i, .pc = pc});
     pc += i.len;
     // Conditional branches do not end a block: their taken side is a side exit.
-    if ((i.flags() & kEnd) && !(i.flags() & kBranch)) break;
+    if (ends_block(i) && !(i.flags() & kBranch)) break;
   }
   out.end_pc = cfg.rv32 ? static_cast<uint32_t>(pc) : pc;
   unsigned known_reg = 0;

@@ -90,6 +90,12 @@ struct BlockPlan {
   bool count_taken = false;     // taken conditional branches count pmu::kTakenBranches
 };
 
+// Whether i must end a block (kEnd): a CSR access returns to the exec loop, which re-derives the
+// translation key, except one that changes nothing a translation depends on. That is any access to
+// fflags (the accrued flags are in no key) and a read of frm or fcsr: libm brackets quiet
+// comparisons with frflags and fsflags.
+bool ends_block(const Insn& i);
+
 // Decodes the block at h.pc: up to cfg.max_insns instructions, within one guest page, to the first
 // one that must end a block (a conditional branch does not: its taken side is a side exit), and
 // before one an execute trigger fires on. Returns false, with h.trap raised, when its first

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "jit/block_plan.h"
 #include "runtime/error.h"
 #include "runtime/fp.h"
 #include "runtime/host_fault.h"
@@ -299,8 +300,8 @@ std::string compare(Hart& ref, Status ref_st, const Hart& jit, uint32_t jit_exit
 // instruction), where a branch or jump leaves by a chainable exit.
 bool returns_to_loop(const x64::BlockCode& b, const Hart& ref, Status st, uint64_t done) {
   if (st == Status::Trap || st == Status::Exit || ref.code_written) return true;
-  const uint16_t f = b.plan.insns.back().insn.flags();
-  return done == b.plan.insns.size() && (f & kEnd) && !(f & (kBranch | kJump));
+  const Insn& last = b.plan.insns.back().insn;
+  return done == b.plan.insns.size() && jit::ends_block(last) && !(last.flags() & (kBranch | kJump));
 }
 
 // The `time` both passes read: time moves between checks, never inside one.

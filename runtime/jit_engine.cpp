@@ -55,9 +55,11 @@ JitEngine::JitEngine(const EngineOptions& opt)
 }
 
 std::string JitEngine::summary() const {
-  std::string s = fmt::format("{} blocks translated ({} KiB of code), {} links, {} invalidated, {} code-cache flushes",
-                               stats_.blocks, (arena_.used() + 1023) / 1024, stats_.links, stats_.invalidated,
-                               stats_.flushes);
+  std::string s = fmt::format(
+      "{} blocks translated ({} KiB of code), {} links, {} dispatches ({} looked up in the block table), {} "
+      "invalidated, {} code-cache flushes",
+      stats_.blocks, (arena_.used() + 1023) / 1024, stats_.links, stats_.dispatches, stats_.table_lookups,
+      stats_.invalidated, stats_.flushes);
   if (ctr_sites_.size()) s += fmt::format(", {} CTR sites", ctr_sites_.size());
   return s;
 }
@@ -138,8 +140,10 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
     if (exec_epoch_) flush_all(h);
     exec_epoch_ = h.csr.triggers.exec_epoch;
   }
+  stats_.dispatches++;
   Recent& r = recent_[x64::lookup_index(h.pc)];
   if (r.key == key) return r.block;
+  stats_.table_lookups++;
   if (auto it = blocks_.find(key); it != blocks_.end()) {
     r = {key, it->second};
     return it->second;
@@ -312,6 +316,9 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
   h.pc = b->bc.plan.insns[f->index].pc;
   auto greg = [&](unsigned id) { return static_cast<uint64_t>(ctx.uc_mcontext.gregs[kGregOfId[id]]); };
   h.instret = static_cast<uint64_t>(ctx.uc_mcontext.gregs[REG_R15]) + f->pending;
+  // The flags inline FP operations left in MXCSR (jit/x64/translator.cpp, fold_fp_flags): the
+  // signal handler runs with MXCSR reset.
+  if (ctx.uc_mcontext.fpregs) h.fflags |= kMxcsrToFflags[ctx.uc_mcontext.fpregs->mxcsr & 0x3f];
   const x64::HostRegs regs = host_regs(b->bc.plan.cfg.recording_mask());
   for (unsigned i = 0; i < regs.mapped; i++) h.x[x64::kMappedGuestOrder[i]] = greg(x64::mapped_host_id(i));
   if (regs.ctr == x64::CtrRecording::None) return true;

@@ -49,6 +49,9 @@ class JitEngine final : public Engine, public HostFaultHooks {
 
   struct Stats {
     uint64_t blocks = 0, links = 0, flushes = 0, invalidated = 0;
+    // Blocks the exec loop looked up (translated code left to it), and those the cache in front
+    // of the block table (recent_) missed.
+    uint64_t dispatches = 0, table_lookups = 0;
   };
 
  private:

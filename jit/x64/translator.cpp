@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 #include "csr/ctr.h"
 #include "jit/transfer.h"
@@ -34,6 +35,8 @@ const Gp kMappedHost[kMaxMappedRegs] = {x86::rbx, x86::r12, x86::r13, x86::r14, 
 
 Mem hart_q(size_t off) { return x86::qword_ptr(kHart, static_cast<int32_t>(off)); }
 Mem xreg(unsigned r) { return hart_q(offsetof(Hart, x) + 8 * r); }
+// x[r]'s low 32 bits (little-endian), the operand of the W ops.
+Mem xreg32(unsigned r) { return x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, x) + 8 * r)); }
 const Mem kPc = hart_q(offsetof(Hart, pc));
 const Mem kInstret = hart_q(offsetof(Hart, instret));
 
@@ -50,6 +53,20 @@ const Mem kHistoryMem = x86::word_ptr(kHart, static_cast<int32_t>(offsetof(Hart,
                                                                  offsetof(pmu::Gshare, history)));
 
 bool fits_i32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+
+// Inline FP operations accrue their flags in MXCSR (runtime/fp.h), and the flags stay there across
+// chained blocks: hart.fflags lacks them until this ORs them in, wherever C++ may read fflags or
+// reload MXCSR from it, which is only outside translated code (the exit trampoline) and in helpers
+// (the helper thunk, call_semantics). `v` and `table` are scratch registers.
+void fold_fp_flags(x86::Assembler& a, Gp v, Gp table) {
+  const Mem scratch = x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, mxcsr_scratch)));
+  a.stmxcsr(scratch);
+  a.mov(v.r32(), scratch);
+  a.and_(v.r32(), Imm(0x3f));
+  a.mov(table, Imm(reinterpret_cast<uint64_t>(kMxcsrToFflags.data())));
+  a.movzx(v.r32(), x86::byte_ptr(table, v.r64()));
+  a.or_(x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, fflags))), v.r8());
+}
 
 }  // namespace
 
@@ -130,10 +147,8 @@ Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs) {
   Trampolines t;
   uint8_t* exit_at = nullptr;
   uint8_t* helper_at = nullptr;
-  uint8_t* helper_fold_at = nullptr;
   uint8_t* enter_at = emit_at_cursor(arena, [&](x86::Assembler& a, CodeHolder& code) {
-    Label exit = a.newLabel(), helper = a.newLabel(), helper_fold = a.newLabel(), common = a.newLabel(),
-          trapped = a.newLabel();
+    Label exit = a.newLabel(), helper = a.newLabel(), trapped = a.newLabel();
     // enter(Hart* rdi, code rsi)
     for (Gp r : {x86::rbx, x86::rbp, x86::r12, x86::r13, x86::r14, x86::r15}) a.push(r);
     a.sub(x86::rsp, 8);  // six pushes + return address: realign to 16 for helper calls
@@ -143,6 +158,7 @@ Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs) {
     load_mapped(a, regs);
     a.jmp(x86::rax);
     a.bind(exit);
+    fold_fp_flags(a, x86::rdx, x86::rcx);  // eax: the exit code
     store_mapped(a, regs);
     a.mov(kInstret, kInstretReg);
     a.add(x86::rsp, 8);
@@ -151,20 +167,9 @@ Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs) {
 
     // The shared helper thunk (see Trampolines::helper), so that each out-of-line call site in a
     // block is two instructions instead of the whole sync. The return address and rdx realign rsp.
-    a.bind(helper_fold);  // after inline FP operations: their flags in MXCSR join fflags first (runtime/fp.h)
-    a.push(x86::rdx);
-    const Mem scratch = x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, mxcsr_scratch)));
-    a.stmxcsr(scratch);
-    a.mov(x86::eax, scratch);
-    a.and_(x86::eax, Imm(0x3f));
-    a.mov(x86::rcx, Imm(reinterpret_cast<uint64_t>(kMxcsrToFflags.data())));
-    a.movzx(x86::eax, x86::byte_ptr(x86::rcx, x86::rax));
-    a.or_(x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, fflags))), x86::al);
-    a.mov(x86::rdx, x86::qword_ptr(x86::rsp));
-    a.jmp(common);
     a.bind(helper);
     a.push(x86::rdx);
-    a.bind(common);
+    fold_fp_flags(a, x86::rax, x86::rcx);
     a.mov(x86::rax, x86::qword_ptr(x86::rdx, offsetof(HelperSite, pc)));
     a.mov(kPc, x86::rax);
     a.add(kInstretReg, x86::qword_ptr(x86::rdx, offsetof(HelperSite, pending)));
@@ -188,12 +193,10 @@ Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs) {
     code.flatten();
     exit_at = reinterpret_cast<uint8_t*>(code.baseAddress() + code.labelOffsetFromBase(exit));
     helper_at = reinterpret_cast<uint8_t*>(code.baseAddress() + code.labelOffsetFromBase(helper));
-    helper_fold_at = reinterpret_cast<uint8_t*>(code.baseAddress() + code.labelOffsetFromBase(helper_fold));
   });
   t.enter = reinterpret_cast<EnterFn>(enter_at);
   t.exit = exit_at;
   t.helper = helper_at;
-  t.helper_fold = helper_fold_at;
   return t;
 }
 
@@ -354,19 +357,6 @@ class BlockEmitter {
     if (!pinned) a_.mov(kHistoryMem, x86::cx);
   }
 
-  // Inline FP operations accrue their flags in MXCSR (runtime/fp.h): copy them to hart.fflags before
-  // anything else can see fflags — a helper, or leaving translated code.
-  void fold_fp_flags() {
-    if (!fp_emitted_) return;
-    // rcx and rdx only: an indirect exit holds its target in rax here.
-    const Mem scratch = x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, mxcsr_scratch)));
-    a_.stmxcsr(scratch);
-    a_.mov(x86::edx, scratch);
-    a_.and_(x86::edx, Imm(0x3f));
-    a_.mov(x86::rcx, Imm(reinterpret_cast<uint64_t>(kMxcsrToFflags.data())));
-    a_.movzx(x86::edx, x86::byte_ptr(x86::rcx, x86::rdx));
-    a_.or_(x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, fflags))), x86::dl);
-  }
   void exit_with(uint32_t code) {
     a_.mov(x86::eax, Imm(code));
     a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.exit)));
@@ -377,7 +367,7 @@ class BlockEmitter {
   // before this one.
   void call_semantics(const Insn& i, SemFn fn = nullptr) {
     ring_r15_stored_ = false;
-    fold_fp_flags();
+    fold_fp_flags(a_, x86::rdx, x86::rcx);
     set_pc(pc_);
     add_instret(pending_);
     pending_ = 0;
@@ -399,7 +389,7 @@ class BlockEmitter {
     if (!plan_.cfg.counts()) {  // the shared thunk; counted events need the pending counts inline
       b_.sites.push_back({&i, pc_, pending_});
       a_.mov(x86::rdx, Imm(reinterpret_cast<uint64_t>(&b_.sites.back())));
-      a_.call(Imm(reinterpret_cast<uint64_t>(fp_emitted_ ? tramp_.helper_fold : tramp_.helper)));
+      a_.call(Imm(reinterpret_cast<uint64_t>(tramp_.helper)));
       pending_ = 0;
     } else {
       call_semantics(i);
@@ -423,7 +413,6 @@ class BlockEmitter {
       a_.mov(flag, Imm(0));
       pending_ = 0;  // the helper counted everything before the store
       pend_ev_ = {};
-      fold_fp_flags();
       emit_exit_events(&p, false);
       add_instret(1);
       set_pc(guest_pc(pc + i.len));
@@ -542,7 +531,6 @@ class BlockEmitter {
 
   // A chainable exit to a known pc, counting `retired` more instructions.
   void emit_direct_exit(uint64_t target, unsigned retired, const jit::PlanInsn* last = nullptr, bool taken = false) {
-    fold_fp_flags();
     emit_exit_events(last, taken);
     add_instret(pending_ + retired);
     Label stub = a_.newLabel();
@@ -566,7 +554,6 @@ class BlockEmitter {
 
   // An exit to the pc in rax, through the pc -> code table (lookup_index, computed inline).
   void emit_indirect_exit(unsigned retired, const jit::PlanInsn* last) {
-    fold_fp_flags();
     emit_exit_events(last, false);
     add_instret(pending_ + retired);
     probe_lookup();
@@ -746,45 +733,73 @@ class BlockEmitter {
   }
 
   // --- two-address x86 forms for three-address RISC-V ALU ops ---
-  // rd = op(rs1, imm): computed in rd's host register when it has one, else in rax.
-  template <typename F>
-  void alu_imm(const Insn& i, F op, bool word = false) {
-    Gp d = dest(i.rd);
-    Gp s = src(i.rs1, d);
-    if (word) {
-      a_.mov(d.r32(), s.r32());
-      op(d.r32());
-      a_.movsxd(d, d.r32());
-    } else {
+  // Puts x[r] into d, or for a W op (`word`) its low 32 bits into d's: the 32-bit x86 forms read only
+  // those, so a register already in d needs no zero-extending copy and an unmapped one is one 32-bit
+  // load.
+  void load_operand(Gp d, unsigned r, bool word) {
+    if (!word) {
+      Gp s = src(r, d);
       if (s.id() != d.id()) a_.mov(d, s);
-      op(d);
+    } else if (r == 0) {
+      a_.xor_(d.r32(), d.r32());
+    } else if (auto m = mapped(r)) {
+      if (m->id() != d.id()) a_.mov(d.r32(), m->r32());
+    } else {
+      a_.mov(d.r32(), xreg32(r));
     }
-    write(i.rd, d);
   }
-  // rd = op(rs1, rs2).
+  // After op on d (its 32-bit form for a W op): the W result sign-extended, written to rd.
+  void finish_alu(unsigned rd, Gp d, bool word) {
+    if (word) a_.movsxd(d, d.r32());
+    write(rd, d);
+  }
+  // rd is rs1 and lives in the hart: ops with a read-modify-write x86 form (F invocable with a Mem
+  // destination) change it there, one instruction instead of a load, the op and a store.
+  bool in_place(const Insn& i, bool word) const { return !word && i.rd == i.rs1 && i.rd != 0 && !mapped(i.rd); }
+  // rd = op(rs1, imm): computed in rd's host register when it has one, else in rax. `extend` false:
+  // the W result has bit 31 clear, so x86's zero-extension already is its sign-extension.
+  template <typename F>
+  void alu_imm(const Insn& i, F op, bool word = false, bool extend = true) {
+    if constexpr (std::is_invocable_v<F, Mem>) {
+      if (in_place(i, word)) return op(xreg(i.rd));
+    }
+    Gp d = dest(i.rd);
+    load_operand(d, i.rs1, word);
+    op(word ? d.r32() : d);
+    finish_alu(i.rd, d, word && extend);
+  }
+  // rd = op(rs1, rs2). Ops whose x86 form takes a memory source (F invocable with a Mem) read an
+  // unmapped rs2 straight from hart.x.
   template <typename F>
   void alu_reg(const Insn& i, F op, bool commutative, bool word = false) {
+    if constexpr (std::is_invocable_v<F, Mem, Gp>) {
+      if (in_place(i, word)) return op(xreg(i.rd), src(i.rs2, x86::rcx));
+    }
     Gp d = dest(i.rd);
+    if constexpr (std::is_invocable_v<F, Gp, Mem>) {
+      if (i.rs2 != 0 && !mapped(i.rs2)) {  // so d, a mapped register or rax, is not rs2's
+        load_operand(d, i.rs1, word);
+        if (word) op(d.r32(), xreg32(i.rs2));
+        else op(d, xreg(i.rs2));
+        finish_alu(i.rd, d, word);
+        return;
+      }
+    }
     Gp s2 = src(i.rs2, x86::rcx);
-    Gp s1;
     if (s2.id() == d.id() && i.rs1 != i.rd) {  // rd == rs2: don't clobber rs2 by moving rs1 into rd
-      if (commutative && !word) {
-        op(d, src(i.rs1, x86::rax));
-        write(i.rd, d);
+      if (commutative) {
+        Gp s1 = src(i.rs1, x86::rax);
+        if (word) op(d.r32(), s1.r32());
+        else op(d, s1);
+        finish_alu(i.rd, d, word);
         return;
       }
       d = x86::rax;
     }
-    s1 = src(i.rs1, d);
-    if (word) {
-      a_.mov(d.r32(), s1.r32());
-      op(d.r32(), s2.r32());
-      a_.movsxd(d, d.r32());
-    } else {
-      if (s1.id() != d.id()) a_.mov(d, s1);
-      op(d, s2);
-    }
-    write(i.rd, d);
+    load_operand(d, i.rs1, word);
+    if (word) op(d.r32(), s2.r32());
+    else op(d, s2);
+    finish_alu(i.rd, d, word);
   }
   // rd = op(rs1, rs2 & mask) for x86 shifts and rotates, whose count must be in cl.
   template <typename F>
@@ -792,16 +807,9 @@ class BlockEmitter {
     Gp s2 = src(i.rs2, x86::rcx);
     if (s2.id() != x86::rcx.id()) a_.mov(x86::ecx, s2.r32());
     Gp d = dest(i.rd);
-    Gp s1 = src(i.rs1, d);
-    if (word) {
-      a_.mov(d.r32(), s1.r32());
-      op(d.r32());
-      a_.movsxd(d, d.r32());
-    } else {
-      if (s1.id() != d.id()) a_.mov(d, s1);
-      op(d);
-    }
-    write(i.rd, d);
+    load_operand(d, i.rs1, word);
+    op(word ? d.r32() : d);
+    finish_alu(i.rd, d, word);
   }
 
   // Emits the instruction inline if it is one of the hot, simple ones. rd = x0 makes ALU ops no-ops.
@@ -831,6 +839,10 @@ class BlockEmitter {
         return true;
       case Op::ADDI: {
         Gp d = dest(i.rd);
+        if (in_place(i, false)) {
+          a_.add(xreg(i.rd), Imm(imm));
+          return true;
+        }
         if (i.rs1 == 0) a_.mov(d, Imm(i.imm));
         else if (imm == 0) a_.mov(d, src(i.rs1, d));
         else a_.lea(d, ptr(src(i.rs1, d), imm));
@@ -847,6 +859,10 @@ class BlockEmitter {
           Gp s = src(i.rs1 ? i.rs1 : i.rs2, d);
           if (s.id() != d.id()) a_.mov(d, s);
           write(i.rd, d);
+          return true;
+        }
+        if (i.op == Op::ADD && in_place(i, rv32)) {
+          a_.add(xreg(i.rd), src(i.rs2, rcx));
           return true;
         }
         if (rv32) {
@@ -875,12 +891,12 @@ class BlockEmitter {
         write(i.rd, dest(i.rd));
         return true;
       }
-      case Op::XORI: alu_imm(i, [&](Gp d) { a_.xor_(d, Imm(imm)); }); return true;
-      case Op::ORI: alu_imm(i, [&](Gp d) { a_.or_(d, Imm(imm)); }); return true;
-      case Op::ANDI: alu_imm(i, [&](Gp d) { a_.and_(d, Imm(imm)); }); return true;
-      case Op::SLLI: alu_imm(i, [&](Gp d) { a_.shl(d, Imm(sh)); }); return true;
-      case Op::SRLI: alu_imm(i, [&](Gp d) { a_.shr(d, Imm(sh)); }); return true;
-      case Op::SRAI: alu_imm(i, [&](Gp d) { a_.sar(d, Imm(sh)); }); return true;
+      case Op::XORI: alu_imm(i, [&](auto d) { a_.xor_(d, Imm(imm)); }); return true;
+      case Op::ORI: alu_imm(i, [&](auto d) { a_.or_(d, Imm(imm)); }); return true;
+      case Op::ANDI: alu_imm(i, [&](auto d) { a_.and_(d, Imm(imm)); }); return true;
+      case Op::SLLI: alu_imm(i, [&](auto d) { a_.shl(d, Imm(sh)); }); return true;
+      case Op::SRLI: alu_imm(i, [&](auto d) { a_.shr(d, Imm(sh)); }); return true;
+      case Op::SRAI: alu_imm(i, [&](auto d) { a_.sar(d, Imm(sh)); }); return true;
       case Op::RORI: alu_imm(i, [&](Gp d) { a_.ror(d, Imm(sh)); }); return true;
       // RV32: the 32-bit forms, sign-extended.
       case Op::BSETI: alu_imm(i, [&](Gp d) { a_.bts(d, Imm(sh)); }, rv32); return true;
@@ -888,7 +904,7 @@ class BlockEmitter {
       case Op::BINVI: alu_imm(i, [&](Gp d) { a_.btc(d, Imm(sh)); }, rv32); return true;
       case Op::REV8: alu_imm(i, [&](Gp d) { a_.bswap(d); }, rv32); return true;
       case Op::SLLIW: alu_imm(i, [&](Gp d) { a_.shl(d, Imm(shw)); }, true); return true;
-      case Op::SRLIW: alu_imm(i, [&](Gp d) { a_.shr(d, Imm(shw)); }, true); return true;
+      case Op::SRLIW: alu_imm(i, [&](Gp d) { a_.shr(d, Imm(shw)); }, true, shw == 0); return true;
       case Op::SRAIW: alu_imm(i, [&](Gp d) { a_.sar(d, Imm(shw)); }, true); return true;
       case Op::RORIW: alu_imm(i, [&](Gp d) { a_.ror(d, Imm(shw)); }, true); return true;
       case Op::SLLI_UW:
@@ -896,15 +912,15 @@ class BlockEmitter {
         if (sh) a_.shl(dest(i.rd), Imm(sh));
         write(i.rd, dest(i.rd));
         return true;
-      case Op::SUB: alu_reg(i, [&](Gp d, Gp s) { a_.sub(d, s); }, false); return true;
-      case Op::XOR: alu_reg(i, [&](Gp d, Gp s) { a_.xor_(d, s); }, true); return true;
-      case Op::OR: alu_reg(i, [&](Gp d, Gp s) { a_.or_(d, s); }, true); return true;
-      case Op::AND: alu_reg(i, [&](Gp d, Gp s) { a_.and_(d, s); }, true); return true;
-      case Op::MUL: alu_reg(i, [&](Gp d, Gp s) { a_.imul(d, s); }, true); return true;
-      case Op::XNOR: alu_reg(i, [&](Gp d, Gp s) { a_.xor_(d, s); a_.not_(d); }, true); return true;
-      case Op::ADDW: alu_reg(i, [&](Gp d, Gp s) { a_.add(d, s); }, true, true); return true;
-      case Op::SUBW: alu_reg(i, [&](Gp d, Gp s) { a_.sub(d, s); }, false, true); return true;
-      case Op::MULW: alu_reg(i, [&](Gp d, Gp s) { a_.imul(d, s); }, true, true); return true;
+      case Op::SUB: alu_reg(i, [&](auto d, auto s) { a_.sub(d, s); }, false); return true;
+      case Op::XOR: alu_reg(i, [&](auto d, auto s) { a_.xor_(d, s); }, true); return true;
+      case Op::OR: alu_reg(i, [&](auto d, auto s) { a_.or_(d, s); }, true); return true;
+      case Op::AND: alu_reg(i, [&](auto d, auto s) { a_.and_(d, s); }, true); return true;
+      case Op::MUL: alu_reg(i, [&](Gp d, auto s) { a_.imul(d, s); }, true); return true;
+      case Op::XNOR: alu_reg(i, [&](Gp d, auto s) { a_.xor_(d, s); a_.not_(d); }, true); return true;
+      case Op::ADDW: alu_reg(i, [&](Gp d, auto s) { a_.add(d, s); }, true, true); return true;
+      case Op::SUBW: alu_reg(i, [&](Gp d, auto s) { a_.sub(d, s); }, false, true); return true;
+      case Op::MULW: alu_reg(i, [&](Gp d, auto s) { a_.imul(d, s); }, true, true); return true;
       case Op::ANDN:
       case Op::ORN: {
         Gp s2 = src(i.rs2, rcx);
@@ -1205,13 +1221,7 @@ class BlockEmitter {
     return true;
   }
 
-  bool emit_fp(const Insn& i) {
-    if (!cfg_.fp_inline) return false;
-    using namespace x86;
-    bool done = emit_fp_op(i);
-    fp_emitted_ |= done;
-    return done;
-  }
+  bool emit_fp(const Insn& i) { return cfg_.fp_inline && emit_fp_op(i); }
 
   bool emit_fp_op(const Insn& i) {
     using namespace x86;
@@ -1387,7 +1397,6 @@ class BlockEmitter {
   size_t idx_ = 0;
   uint64_t pc_ = 0;
   unsigned pending_ = 0;
-  bool fp_emitted_ = false;  // an inline FP operation may have raised flags not yet in hart.fflags
   EventCounts pend_ev_{};  // events of retired instructions not yet counted
   // A ring record on the way here stored r15, which has not changed since and no C++ has run: the
   // next record may leave its slot's r15 out (ctr::Site::shares_instret).

@@ -48,7 +48,7 @@ struct LookupEntry {
   uint64_t pc = kNoPc;
   const void* code = nullptr;
 };
-constexpr uint32_t kLookupPageBits = 6, kLookupSlotBits = 6;
+constexpr uint32_t kLookupPageBits = 6, kLookupSlotBits = 8;
 constexpr uint32_t kLookupEntries = 1u << (kLookupPageBits + kLookupSlotBits);
 constexpr uint32_t lookup_index(uint64_t pc) {
   return static_cast<uint32_t>(((pc >> 12) & ((1u << kLookupPageBits) - 1)) << kLookupSlotBits |
@@ -131,10 +131,9 @@ struct Trampolines {
   EnterFn enter = nullptr;  // loads the mapped registers and jumps to code
   uint8_t* exit = nullptr;  // translated code jumps here with the exit code in eax
   // Called with rdx = HelperSite*: syncs pc, instret and the mapped registers, runs the instruction's
-  // semantics, reloads, and returns, or leaves translated code if it trapped. helper_fold also
-  // folds the FP flags inline code accrued in MXCSR into fflags first.
+  // semantics, reloads, and returns, or leaves translated code if it trapped. Both fold the FP
+  // flags inline code accrued in MXCSR into fflags first.
   uint8_t* helper = nullptr;
-  uint8_t* helper_fold = nullptr;
 };
 
 // The host register that holds guest register r, or -1.

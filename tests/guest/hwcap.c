@@ -1,7 +1,9 @@
 /* AT_HWCAP and riscv_hwprobe's RISCV_HWPROBE_KEY_IMA_EXT_0 name exactly the extensions --cpu leaves on:
  *   hwcap LETTERS EXT,EXT,...
  * (the single letters, then the multi-letter extensions hwprobe knows, as the test's --cpu leaves
- * them). The hwprobe bits are the kernel's (arch/riscv/include/uapi/asm/hwprobe.h), written here. */
+ * them). RISCV_HWPROBE_KEY_CPUPERF_0 reports misaligned accesses fast, which is what glibc's memcpy
+ * IFUNC looks for. The hwprobe bits are the kernel's (arch/riscv/include/uapi/asm/hwprobe.h),
+ * written here. */
 #include <string.h>
 #include <sys/auxv.h>
 #include <unistd.h>
@@ -13,6 +15,9 @@ struct hwprobe_pair {
     unsigned long long value;
 };
 #define KEY_IMA_EXT_0 4
+#define KEY_CPUPERF_0 5
+#define MISALIGNED_MASK 7
+#define MISALIGNED_FAST 3
 static const struct {
     const char *name;
     unsigned long long bit;
@@ -43,5 +48,10 @@ int main(int argc, char **argv)
     CHECK_EQ(syscall(258, &pair, 1, 0, NULL, 0), 0);
     CHECK_EQ(pair.key, KEY_IMA_EXT_0);
     CHECK_EQ(pair.value & known, want);
+
+    struct hwprobe_pair perf = {KEY_CPUPERF_0, 0};
+    CHECK_EQ(syscall(258, &perf, 1, 0, NULL, 0), 0);
+    CHECK_EQ(perf.key, KEY_CPUPERF_0);
+    CHECK_EQ(perf.value & MISALIGNED_MASK, MISALIGNED_FAST);
     return 0;
 }

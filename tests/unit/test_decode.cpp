@@ -6,6 +6,7 @@
 #include <random>
 #include <set>
 
+#include "jit/block_plan.h"
 #include "jit/insn.h"
 
 namespace brisk {
@@ -1064,4 +1065,29 @@ TEST(Disassemble, Corners) {
 }
 
 }  // namespace
+// Which instructions end a translated block: fflags accesses and reads of frm and fcsr do not
+// (jit::ends_block), other CSR accesses and system instructions do, ALU ops never.
+TEST(Decode, CsrAccessesThatKeepTheBlockGoing) {
+  const struct {
+    uint32_t raw;
+    bool ends;
+    const char* text;
+  } rows[] = {
+      {0x00102773, false, "csrrs a4, fflags, zero (frflags)"},
+      {0x00171073, false, "csrrw zero, fflags, a4 (fsflags)"},
+      {0x00106773, false, "csrrsi a4, fflags, 0"},
+      {0x0010d073, false, "csrrwi zero, fflags, 1"},
+      {0x00202773, false, "csrrs a4, frm, zero (frrm)"},
+      {0x00303773, false, "csrrc a4, fcsr, zero"},
+      {0x00271073, true, "csrrw zero, frm, a4: frm is in the translation key"},
+      {0x0027a773, true, "csrrs a4, frm, a5: a write"},
+      {0x0030e773, true, "csrrsi a4, fcsr, 1: a write"},
+      {0x30002773, true, "csrrs a4, mstatus, zero"},
+      {0xc0002773, true, "csrrs a4, cycle, zero"},
+      {0x00000073, true, "ecall"},
+      {0x0505, false, "c.addi a0, 1"},
+  };
+  for (const auto& r : rows) EXPECT_EQ(jit::ends_block(decode(r.raw)), r.ends) << r.text;
+}
+
 }  // namespace brisk
