@@ -108,7 +108,7 @@ HartTrace::HartTrace(Hart& h, const ete::Sizes& sizes, const Clock& clock, bool 
 
 bool HartTrace::write(uint64_t offset, unsigned size, uint64_t value) {
   // A store of the hart itself comes after what it retired before: the unit sees that first.
-  if (quiet_ && std::this_thread::get_id() == runner_) catch_up_to(h_.instret);
+  if (silent_ && std::this_thread::get_id() == runner_) catch_up_to(h_.instret);
   const bool ok = unit_.write(offset, size, value);
   if (unit_.enabled() != enabled_.load(std::memory_order_relaxed)) {
     enabled_.store(unit_.enabled(), std::memory_order_release);
@@ -131,8 +131,8 @@ void HartTrace::begin() {
   matches_ = 0;
   h_.retire_observer = this;
   h_.record_transfers = false;
-  auto l = lock();  // write() reads quiet_ and runner_ under it
-  quiet_ = false;
+  auto l = lock();  // write() reads silent_ and runner_ under it
+  silent_ = false;
   seen_ = h_.instret;
   runner_ = std::this_thread::get_id();
   context_if_changed();
@@ -140,23 +140,23 @@ void HartTrace::begin() {
 
 void HartTrace::end() {
   auto l = lock();
-  if (quiet_) catch_up_to(h_.instret);
-  quiet_ = false;
+  if (silent_) catch_up_to(h_.instret);
+  silent_ = false;
   h_.record_transfers = false;
   h_.retire_observer = nullptr;
 }
 
-uint64_t HartTrace::quiet_run(uint64_t limit) {
+uint64_t HartTrace::silent_run(uint64_t limit) {
   auto l = lock();
-  if (quiet_) catch_up_to(h_.instret);
+  if (silent_) catch_up_to(h_.instret);
   like_.pc = h_.pc;
   // While the unit traces, each branch is a ring record, and the ring must not go all the way round
   // before the next catch-up.
   const bool tracing = unit_.tracing();
   const uint64_t q = unit_.silent_steps(like_, tracing ? std::min<uint64_t>(limit, ctr::Ring::kSlots - 1) : limit);
-  quiet_ = q != 0;
+  silent_ = q != 0;
   seen_ = h_.instret;
-  h_.record_transfers = quiet_ && tracing;
+  h_.record_transfers = silent_ && tracing;
   return q;
 }
 
@@ -188,7 +188,7 @@ void HartTrace::catch_up_to(uint64_t upto) {
 
 void HartTrace::catch_up(Hart&) {
   auto l = lock();
-  if (quiet_) catch_up_to(h_.instret);
+  if (silent_) catch_up_to(h_.instret);
 }
 
 bool HartTrace::context_if_changed() {
@@ -218,13 +218,13 @@ void HartTrace::retired(Hart& h, const Insn& in, uint64_t pc, bool jumped, uint6
   r.pe_comparators = matches_;
   matches_ = 0;
   auto l = lock();
-  if (!quiet_) {
+  if (!silent_) {
     unit_.on_retired(r);
     context_if_changed();  // an xRET or a satp write
     seen_ = h.instret;
     return;
   }
-  // In a quiet run (an instruction translated code ran out of line, or one the engine stepped up to
+  // In a silent run (an instruction translated code ran out of line, or one the engine stepped up to
   // the deadline): the instructions before it first. A new context ends the run (so does CTR
   // turning on: ctr::write_ctrctl asks translated code to stop, and on_budget looks).
   catch_up_to(before);
@@ -235,9 +235,9 @@ void HartTrace::retired(Hart& h, const Insn& in, uint64_t pc, bool jumped, uint6
 
 void HartTrace::trap_taken(uint64_t cause, bool interrupt, uint64_t epc) {
   auto l = lock();
-  if (quiet_) {
+  if (silent_) {
     catch_up_to(h_.instret);
-    h_.request_exit();  // the handler starts a new quiet run, at its exception level
+    h_.request_exit();  // the handler starts a new silent run, at its exception level
   }
   el_ = exception_level(h_.priv);
   unit_.on_exception(cause, interrupt, epc, h_.pc, el_);

@@ -2,7 +2,7 @@
 // its unit, and the command line's trace options. Devices know nothing of harts or the JIT, and the
 // JIT nothing of trace: while a hart's unit is enabled the hart's engines report what it retires to
 // its HartTrace (Hart::retire_observer), either one by one on an Interpreter, or, on the fast path,
-// in quiet runs of translated code whose branches come through the CTR ring (docs/ete.md, "The
+// in silent runs of translated code whose branches come through the CTR ring (docs/ete.md, "The
 // engine rule"); the machine reports the traps it takes through it.
 #pragma once
 
@@ -66,10 +66,10 @@ class HartTrace final : public Device, public RetireObserver {
   void begin();
   void end();
   Interpreter& interpreter() { return interp_; }
-  // The fast path's next quiet run (docs/ete.md, "The engine rule"): the unit sees what the last
+  // The fast path's next silent run (docs/ete.md, "The engine rule"): the unit sees what the last
   // one retired, and this returns how many instructions (at most `limit`) translated code may now
   // retire, or 0 when the next one must be stepped on interpreter(), exactly.
-  uint64_t quiet_run(uint64_t limit);
+  uint64_t silent_run(uint64_t limit);
   // RetireObserver
   void retired(Hart& h, const Insn& in, uint64_t pc, bool jumped, uint64_t before) override;
   void catch_up(Hart& h) override;
@@ -84,7 +84,7 @@ class HartTrace final : public Device, public RetireObserver {
   // With the lock held: reports a change of exception level or context ID since the last one;
   // returns whether there was one.
   bool context_if_changed();
-  // With the lock held, in a quiet run: the unit sees the instructions retired before instret
+  // With the lock held, in a silent run: the unit sees the instructions retired before instret
   // `upto`, the branches among them from the ring.
   void catch_up_to(uint64_t upto);
   static void on_match(void* self, const Hart& h, const trigger::Match& m);
@@ -96,10 +96,10 @@ class HartTrace final : public Device, public RetireObserver {
   std::function<void()> enable_changed_;
   std::atomic<bool> enabled_{false};
   Interpreter interp_;
-  // The fast path: translated code is in a quiet run; the unit has seen the instructions before
+  // The fast path: translated code is in a silent run; the unit has seen the instructions before
   // instret `seen_`; the instructions of the run are like `like_` to the resources (its first pc);
   // the hart runs on thread `runner_`.
-  bool quiet_ = false;
+  bool silent_ = false;
   uint64_t seen_ = 0;
   ete::Retired like_;
   std::thread::id runner_;

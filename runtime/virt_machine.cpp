@@ -483,7 +483,7 @@ bool VirtMachine::on_budget(Hart& h) {
     // engine rule"). Only lowered: a request_exit since stands.
     HartTrace& trace = *trace_[h.hartid];
     if (engine_changed(h)) return false;  // brisk record's CTR
-    if (const uint64_t q = trace.quiet_run(h.deadline - h.instret)) {
+    if (const uint64_t q = trace.silent_run(h.deadline - h.instret)) {
       h.deadline = std::min(h.deadline, h.instret + q);
     } else {
       const Status st = trace.interpreter().step(h);

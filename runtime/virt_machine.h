@@ -110,7 +110,7 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
     std::thread host;
     TrapRepeats traps;  // on_trap's stuck-handler detection
     bool traced = false;  // runs traced (docs/ete.md, "The engine rule")
-    bool fast = false;    // and on the fast path: in quiet runs of translated code
+    bool fast = false;    // and on the fast path: in silent runs of translated code
     bool can_fast = false;  // its engine reports_retired()
   };
   void run_hart(Hart& h);
