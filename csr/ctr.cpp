@@ -122,40 +122,37 @@ void SiteTable::clear() {
   index_.clear();
 }
 
-void sync_ring(Hart& h) {
-  Ring& r = h.ctr_ring;
+uint64_t unsynced(const Ring& r) {
   constexpr uint64_t wrap = Ring::kSlots - 1;
   // At least kSlots records when the 0 before `synced` was overwritten: then only how many modulo
   // kSlots, and so modulo the depth, matters.
-  const uint64_t n = ((r.next - r.synced) & wrap) + (r.site[(r.synced - 1) & wrap] ? Ring::kSlots : 0);
+  return ((r.next - r.synced) & wrap) + (r.site[(r.synced - 1) & wrap] ? Ring::kSlots : 0);
+}
+
+void mark_synced(Ring& r) {
+  r.synced = r.next;
+  r.site[(r.synced - 1) & (Ring::kSlots - 1)] = 0;
+}
+
+void sync_ring(Hart& h) {
+  if (h.record_transfers) return h.retire_observer->catch_up(h);
+  Ring& r = h.ctr_ring;
+  const uint64_t n = unsynced(r);
   if (!n) return;
   State& c = h.csr.ctr;
-  auto slot = [&](uint64_t k) { return static_cast<unsigned>((r.synced + k) & wrap); };
-  auto site = [&](unsigned s) -> const Site& { return (*r.sites)[r.site[s] >> 2]; };
-  // r15 of the record in slot s: its own, or that of the one before it in its block that stored it,
-  // never before `synced` (C++ ran there).
-  auto r15_of = [&](unsigned s) {
-    while (site(s).shares_instret) s = (s - 1) & wrap;
-    return r.instret[s];
-  };
   // The records older than the last depth() would be overwritten: skip them, with WRPTR advanced
   // past them and the cycle counter as the last one restarted it.
   const uint64_t first = n - std::min<uint64_t>(n, depth(c));
   if (first) {
     c.wrptr_off = (c.wrptr_off + first * sizeof(Entry)) & c.wrptr_mask;
-    const unsigned s = slot(first - 1);
-    restart_cycles(c, r15_of(s) + site(s).instret_offset);
+    for_each_record(r, first - 1, first, [&](unsigned, const Site&, uint64_t now) { restart_cycles(c, now); });
   }
-  for (uint64_t k = first, r15 = r15_of(slot(first)); k != n; k++) {
-    const unsigned s = slot(k);
-    const Site& t = site(s);
-    if (!t.shares_instret) r15 = r.instret[s];
+  for_each_record(r, first, n, [&](unsigned s, const Site& t, uint64_t now) {
     // The counter predicted taken from 2 up (pmu::Gshare::mispredicted); other sites have none, 0.
     const bool misp = ((r.site[s] >> 1) & 1) != (t.type == TransferType::TakenBranch);
-    push(c, r15 + t.instret_offset, t.source, t.indirect ? r.target[s] : t.target, t.type, misp);
-  }
-  r.synced = r.next;
-  r.site[(r.synced - 1) & wrap] = 0;
+    push(c, now, t.source, t.indirect ? r.target[s] : t.target, t.type, misp);
+  });
+  mark_synced(r);
 }
 
 void record(Hart& h, uint64_t source, uint64_t target, TransferType type, bool misp) {

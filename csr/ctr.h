@@ -180,8 +180,33 @@ struct Ring {
   uint64_t target[kSlots] = {};
 };
 
-// Pushes the ring's records into the buffer, as record() would have, in order.
+// Pushes the ring's records into the buffer, as record() would have, in order. While the hart has a
+// trace unit's fast path recording every transfer (Hart::record_transfers, with CTR inactive), the
+// records are the unit's instead: its RetireObserver takes them.
 void sync_ring(Hart& h);
+// What sync_ring and the trace unit's fast path read of the ring: how many records are unsynced (at
+// least kSlots when the ring went all the way round), the instret after the transfer in slot s
+// retired, and the ring synced once they are taken.
+uint64_t unsynced(const Ring& r);
+void mark_synced(Ring& r);
+// The unsynced records first .. n - 1 (n at most kSlots), oldest first: f(slot, site, instret once
+// the transfer retired).
+template <typename F>
+void for_each_record(const Ring& r, uint64_t first, uint64_t n, F f) {
+  constexpr uint64_t wrap = Ring::kSlots - 1;
+  auto site = [&](uint64_t s) -> const Site& { return (*r.sites)[r.site[s] >> 2]; };
+  // r15 of a record: its own, or that of the one before it in its block that stored it, never
+  // before `synced` (C++ ran there).
+  uint64_t s = (r.synced + first) & wrap;
+  while (site(s).shares_instret) s = (s - 1) & wrap;
+  uint64_t r15 = r.instret[s];
+  for (uint64_t k = first; k < n; k++) {
+    s = (r.synced + k) & wrap;
+    const Site& t = site(s);
+    if (!t.shares_instret) r15 = r.instret[s];
+    f(static_cast<unsigned>(s), t, r15 + t.instret_offset);
+  }
+}
 
 // Bits of record_mask(): bit TYPE for each transfer type the current mode records, and kRasEmu when
 // RASEMU is set (then only calls, returns and co-routine swaps, with their stack rules). Zero when

@@ -99,10 +99,22 @@ uint8_t EteUnit::id_matches(uint32_t id, const std::array<uint64_t, 8>& comparat
   return m;
 }
 
+void EteUnit::match_context() {
+  context_matches_.cid = id_matches(context_id_, cidcvr_, cidcctlr0_, cidcctlr1_, sizes_.cid_comps);
+  context_matches_.vmid = id_matches(vmid_, vmidcvr_, vmidcctlr0_, vmidcctlr1_, sizes_.vmid_comps);
+}
+
 EteUnit::Matches EteUnit::matches(uint64_t pc) const {
   Matches m;
-  m.cid = id_matches(context_id_, cidcvr_, cidcctlr0_, cidcctlr1_, sizes_.cid_comps);
-  m.vmid = id_matches(vmid_, vmidcvr_, vmidcctlr0_, vmidcctlr1_, sizes_.vmid_comps);
+  if (enabled()) {
+    // The configuration is fixed while enabled, so the context's matches change only with it.
+    m = context_matches_;
+    // Nothing but branch broadcasting looks at the address comparators then.
+    if (alike_ && !(configr_ & CONFIGR_BB)) return m;
+  } else {
+    m.cid = id_matches(context_id_, cidcvr_, cidcctlr0_, cidcctlr1_, sizes_.cid_comps);
+    m.vmid = id_matches(vmid_, vmidcvr_, vmidcctlr0_, vmidcctlr1_, sizes_.vmid_comps);
+  }
   for (unsigned n = 0; n < 2 * sizes_.ac_pairs; n++)
     if (pc == acvr_[n] && comparator_context_ok(n, m.cid, m.vmid)) m.sac |= 1u << n;
   // A range is [TRCACVR<2m>, TRCACVR<2m+1>): the upper address is the first one outside, as
@@ -269,7 +281,7 @@ void EteUnit::on_retired(const Retired& r) {
 uint64_t EteUnit::quiet_steps(const Retired& like, uint64_t limit) const {
   if (!enabled()) return limit;
   const Matches m = matches(like.pc);
-  if (m.sac) return 0;  // a single address comparator matches `like` only
+  if (m.sac && !alike_) return 0;  // a single address comparator matches `like` only
   const Step st = plan(like, m);
   const bool started = victlr_ & VICTLR_SSSTATUS;
   if (st.reloaded || st.seq != seqstr_ || st.fires || st.started != started || st.events || st.timestamp ||
@@ -281,6 +293,49 @@ uint64_t EteUnit::quiet_steps(const Retired& like, uint64_t limit) const {
   for (unsigned i = 0; i < sizes_.counters; i++)
     if (bit(st.decremented, i)) k = std::min<uint64_t>(k, cntvr_[i]);
   return k;
+}
+
+bool EteUnit::alike_now() const {
+  for (unsigned n = 2; n < 2 * sizes_.rs_pairs; n++) {
+    const auto g = static_cast<Group>((rsctlr_[n] >> 16) & 0xf);
+    if ((rsctlr_[n] & 0xffff) && (g == Group::ExternalInput || g == Group::PeComparator ||
+                                  g == Group::SingleAddress || g == Group::AddressRange))
+      return false;
+  }
+  for (unsigned c = 0; c < sizes_.ss_comps; c++)
+    if ((ssccr_[c] & 0xffffff) || sspcicr_[c]) return false;
+  return !vissctlr_ && !vipcssctlr_ && !viiectlr_;
+}
+
+uint64_t EteUnit::silent_steps(const Retired& like, uint64_t limit) const {
+  if (!enabled() || !alike_) return 0;
+  // The steps, tried on a copy that emits nothing: quiet runs, and between them single steps
+  // that change counters, the sequencer or SSSTATUS but emit nothing of their own.
+  EteUnit u = *this;
+  u.sink_ = nullptr;
+  uint64_t n = 0;
+  for (;;) {
+    const uint64_t q = u.quiet_steps(like, limit - n);
+    u.advance_quiet(like, q);
+    n += q;
+    if (n == limit) return n;
+    const Step st = u.plan(like, u.matches(like.pc));
+    if ((st.traced && !u.tracing_) || st.events || st.timestamp) return n;
+    u.on_retired(like);
+    n++;
+  }
+}
+
+void EteUnit::advance(const Retired& like, uint64_t n) {
+  while (n) {
+    const uint64_t q = quiet_steps(like, n);
+    advance_quiet(like, q);
+    n -= q;
+    if (n) {
+      on_retired(like);
+      n--;
+    }
+  }
 }
 
 void EteUnit::advance_quiet(const Retired& like, uint64_t n) {
@@ -301,6 +356,7 @@ void EteUnit::on_context(uint64_t pc, El el, uint32_t context_id, uint32_t vmid)
   el_ = el;
   context_id_ = context_id;
   vmid_ = vmid;
+  match_context();
   if (changed && enabled() && tracing_ && sink_) sink_->context(pc, el, context_id, vmid);
 }
 
@@ -310,6 +366,8 @@ void EteUnit::set_enabled(bool on) {
   if (on) {
     tracing_ = false;
     cycles_ = 0;
+    alike_ = alike_now();  // the configuration cannot change while enabled
+    match_context();
     if (sink_) sink_->start(configr_, syncpr_, ccctlr_);
   } else if (sink_) {
     sink_->stop();

@@ -138,6 +138,18 @@ class EteUnit final : public Device {
   // the atom of a branch among them, once advance_quiet went through it (tracing() does not
   // change during a quiet run).
   uint64_t quiet_steps(const ete::Retired& like, uint64_t limit) const;
+  // Every instruction is alike to the resources the configuration uses: none selects an address,
+  // PE comparator or external input, ViewInst has no ranges and no start or stop points, and no
+  // single-shot control can fire (decided when the unit is enabled). Then the resource logic does
+  // not depend on the instruction, and the hart side's fast path can run instructions without
+  // looking at each (docs/ete.md, "The engine rule"):
+  bool steps_alike() const { return alike_; }
+  // how many of the next instructions (at most `limit`), each like `like`, emit nothing but the
+  // atoms of the branches among them: no Trace On, event or timestamp (0 unless steps_alike); and
+  // advance applies n <= silent_steps(like, ...) of them, the hart side stepping the branches
+  // among them with on_retired in between.
+  uint64_t silent_steps(const ete::Retired& like, uint64_t limit) const;
+  void advance(const ete::Retired& like, uint64_t n);
   void advance_quiet(const ete::Retired& like, uint64_t n);
   void quiet_branch(const ete::Retired& r) {
     if (enabled() && tracing_ && sink_) sink_->branch(r, cycles_, broadcast(matches(r.pc)));
@@ -193,6 +205,8 @@ class EteUnit final : public Device {
   uint32_t read32(uint64_t offset);
   void write32(uint64_t offset, uint32_t v);
   uint32_t idr(unsigned n) const;
+  bool alike_now() const;  // steps_alike for the configuration as it stands
+  void match_context();    // context_matches_ for the context and configuration as they stand
   void set_enabled(bool on);
 
   const unsigned affinity_;
@@ -217,6 +231,8 @@ class EteUnit final : public Device {
   ete::El el_ = ete::El::EL3;
   uint32_t context_id_ = 0, vmid_ = 0;
   bool tracing_ = false;  // ViewInst traced the last instruction
+  bool alike_ = false;    // steps_alike
+  Matches context_matches_;  // the context ID and VMID comparators' (cid, vmid), while enabled
   uint64_t cycles_ = 0;   // steps since the unit was enabled
 };
 

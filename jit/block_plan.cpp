@@ -47,6 +47,13 @@ CtrOp ctr_op(TransferType t, uint32_t m) {
   return CtrOp::Push;
 }
 
+// A trace unit's fast path sees every branch and jump in the ring (PlanConfig::record_transfers).
+void record_for_trace(PlanInsn& p, const PlanConfig& cfg) {
+  if (!cfg.record_transfers) return;
+  if (p.taken_type != TransferType::None) p.record_taken = CtrOp::Push;
+  if (p.not_taken_type != TransferType::None) p.record_not_taken = CtrOp::Push;
+}
+
 // The transfers, prediction and exit of p.insn, the last of the block when `last`; `known` is the
 // value an auipc or lui just before it left in register known_reg (known_reg 0: none).
 void plan_insn(PlanInsn& p, const PlanConfig& cfg, bool last, unsigned known_reg, uint64_t known) {
@@ -67,6 +74,7 @@ void plan_insn(PlanInsn& p, const PlanConfig& cfg, bool last, unsigned known_reg
     }
     p.count_miss = (cfg.count_events >> pmu::kBranchMisses) & 1;
     p.predict = p.count_miss || p.record_taken != CtrOp::None || p.record_not_taken != CtrOp::None;
+    record_for_trace(p, cfg);
     return;
   }
   if (!last || !ends_block(i)) return;
@@ -90,6 +98,7 @@ void plan_insn(PlanInsn& p, const PlanConfig& cfg, bool last, unsigned known_reg
   }
   p.taken_type = classify_transfer(i, true);
   p.record_taken = ctr_op(p.taken_type, cfg.record_mask);
+  record_for_trace(p, cfg);
 }
 
 }  // namespace

@@ -22,6 +22,16 @@ struct PlanConfig {
   bool fp_off = false;          // mstatus.FS is Off: every F/D instruction raises illegal-instruction
   uint32_t count_events = 0;    // pmu::active_events (bit e: pmu::Event e)
   uint32_t record_mask = 0;     // ctr::record_mask: the transfer types CTR records
+  // A trace unit's fast path observes the hart (Hart::retire_observer): block-ending instructions
+  // run out of line report their retirement; with record_transfers, every branch and jump is also
+  // recorded in the ring (CTR being inactive), without the predictor.
+  bool report_retired = false;
+  bool record_transfers = false;
+  // The record mask that decides how translated code records (x64::ctr_recording): CTR's, or, for
+  // record_transfers alone, one that records in the ring.
+  uint32_t recording_mask() const {
+    return record_transfers && !record_mask ? 1u << unsigned(TransferType::TakenBranch) : record_mask;
+  }
   uint8_t ialign_mask = 1;      // Hart::ialign_mask
   bool rv32 = false;            // Hart::rv32: pcs wrap at 2^32, registers are sign-extended from bit 31
   // Sdtrig (csr/trigger.h): an execute trigger may fire in this mode, so the plan asks at which

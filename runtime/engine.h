@@ -23,6 +23,9 @@ struct Engine {
   virtual void after_fork() {}
   // One line about the engine's own work, for --stats (empty: nothing to say).
   virtual std::string summary() const { return {}; }
+  // It honours Hart::retire_observer and Hart::record_transfers with translated code (a trace
+  // unit's fast path, runtime/ete_trace.h).
+  virtual bool reports_retired() const { return false; }
 };
 
 struct EngineOptions {

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "csr/ctr.h"
 #include "csr/pmu.h"
 #include "csr/privileged.h"
 #include "runtime/error.h"
@@ -106,6 +107,8 @@ HartTrace::HartTrace(Hart& h, const ete::Sizes& sizes, const Clock& clock, bool 
 }
 
 bool HartTrace::write(uint64_t offset, unsigned size, uint64_t value) {
+  // A store of the hart itself comes after what it retired before: the unit sees that first.
+  if (silent_ && std::this_thread::get_id() == runner_) catch_up_to(h_.instret);
   const bool ok = unit_.write(offset, size, value);
   if (unit_.enabled() != enabled_.load(std::memory_order_relaxed)) {
     enabled_.store(unit_.enabled(), std::memory_order_release);
@@ -119,23 +122,87 @@ void HartTrace::program(const std::vector<ete::RegisterWrite>& writes) {
   enabled_.store(unit_.enabled(), std::memory_order_release);
 }
 
+bool HartTrace::fast_path() {
+  auto l = lock();
+  return unit_.steps_alike() && !ctr::record_mask(h_);
+}
+
 void HartTrace::begin() {
   matches_ = 0;
-  auto l = lock();
+  h_.retire_observer = this;
+  h_.record_transfers = false;
+  auto l = lock();  // write() reads silent_ and runner_ under it
+  silent_ = false;
+  seen_ = h_.instret;
+  runner_ = std::this_thread::get_id();
   context_if_changed();
 }
 
-void HartTrace::context_if_changed() {
+void HartTrace::end() {
+  auto l = lock();
+  if (silent_) catch_up_to(h_.instret);
+  silent_ = false;
+  h_.record_transfers = false;
+  h_.retire_observer = nullptr;
+}
+
+uint64_t HartTrace::silent_run(uint64_t limit) {
+  auto l = lock();
+  if (silent_) catch_up_to(h_.instret);
+  like_.pc = h_.pc;
+  // While the unit traces, each branch is a ring record, and the ring must not go all the way round
+  // before the next catch-up.
+  const bool tracing = unit_.tracing();
+  const uint64_t q = unit_.silent_steps(like_, tracing ? std::min<uint64_t>(limit, ctr::Ring::kSlots - 1) : limit);
+  silent_ = q != 0;
+  seen_ = h_.instret;
+  h_.record_transfers = silent_ && tracing;
+  return q;
+}
+
+void HartTrace::catch_up_to(uint64_t upto) {
+  ctr::Ring& ring = h_.ctr_ring;
+  if (const uint64_t n = ctr::unsynced(ring)) {
+    ctr::for_each_record(ring, 0, n, [&](unsigned s, const ctr::Site& t, uint64_t now) {
+      ete::Retired r;
+      r.pc = t.source;
+      r.next_pc = t.indirect ? ring.target[s] : t.target;
+      r.taken = t.type != TransferType::NotTakenBranch;
+      switch (t.type) {
+        case TransferType::TakenBranch:
+        case TransferType::NotTakenBranch:
+        case TransferType::DirectCall:
+        case TransferType::DirectJump:
+        case TransferType::OtherDirectJump: r.kind = ete::Retired::Branch; break;
+        default: r.kind = ete::Retired::IndirectBranch; break;  // jalr, whatever its target
+      }
+      if (now > seen_ + 1) unit_.advance(like_, now - 1 - seen_);
+      unit_.on_retired(r);
+      seen_ = now;
+    });
+    ctr::mark_synced(ring);
+  }
+  if (upto > seen_) unit_.advance(like_, upto - seen_);
+  seen_ = upto;
+}
+
+void HartTrace::catch_up(Hart&) {
+  auto l = lock();
+  if (silent_) catch_up_to(h_.instret);
+}
+
+bool HartTrace::context_if_changed() {
   const ete::El el = exception_level(h_.priv);
   // Context ID is satp.ASID (docs/ete.md, "RISC-V mappings"); VMID is 0 without the H extension.
   const auto asid = static_cast<uint32_t>((h_.csr.satp & csr::SATP_ASID_MASK) >> csr::SATP_ASID_SHIFT);
-  if (el == el_ && asid == context_id_) return;
+  if (el == el_ && asid == context_id_) return false;
   el_ = el;
   context_id_ = asid;
   unit_.on_context(h_.pc, el, asid, 0);
+  return true;
 }
 
-void HartTrace::retired(Hart& h, const Insn& in, uint64_t pc, bool jumped) {
+void HartTrace::retired(Hart& h, const Insn& in, uint64_t pc, bool jumped, uint64_t before) {
   ete::Retired r;
   r.pc = pc;
   r.next_pc = h.pc;
@@ -151,12 +218,27 @@ void HartTrace::retired(Hart& h, const Insn& in, uint64_t pc, bool jumped) {
   r.pe_comparators = matches_;
   matches_ = 0;
   auto l = lock();
+  if (!silent_) {
+    unit_.on_retired(r);
+    context_if_changed();  // an xRET or a satp write
+    seen_ = h.instret;
+    return;
+  }
+  // In a silent run (an instruction translated code ran out of line, or one the engine stepped up to
+  // the deadline): the instructions before it first. A new context ends the run (so does CTR
+  // turning on: ctr::write_ctrctl asks translated code to stop, and on_budget looks).
+  catch_up_to(before);
   unit_.on_retired(r);
-  context_if_changed();  // an xRET or a satp write
+  seen_ = h.instret;
+  if (context_if_changed()) h.request_exit();
 }
 
 void HartTrace::trap_taken(uint64_t cause, bool interrupt, uint64_t epc) {
   auto l = lock();
+  if (silent_) {
+    catch_up_to(h_.instret);
+    h_.request_exit();  // the handler starts a new silent run, at its exception level
+  }
   el_ = exception_level(h_.priv);
   unit_.on_exception(cause, interrupt, epc, h_.pc, el_);
 }

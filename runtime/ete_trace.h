@@ -1,10 +1,13 @@
 // The hart side of the virt machine's ETE trace units (docs/ete.md, "The hook"): what a hart feeds
 // its unit, and the command line's trace options. Devices know nothing of harts or the JIT, and the
-// JIT nothing of trace: while a hart's unit is enabled the machine runs that hart on an Interpreter
-// whose RetireObserver is the hart's HartTrace, and reports the traps it takes through it.
+// JIT nothing of trace: while a hart's unit is enabled the hart's engines report what it retires to
+// its HartTrace (Hart::retire_observer), either one by one on an Interpreter, or, on the fast path,
+// in silent runs of translated code whose branches come through the CTR ring (docs/ete.md, "The
+// engine rule"); the machine reports the traps it takes through it.
 #pragma once
 
 #include <atomic>
+#include <thread>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -50,16 +53,26 @@ class HartTrace final : public Device, public RetireObserver {
   bool read(uint64_t offset, unsigned size, uint64_t& value) override { return unit_.read(offset, size, value); }
   bool write(uint64_t offset, unsigned size, uint64_t value) override;
 
-  // TRCPRGCTLR.EN as last seen under the lock: while it is set, the hart runs on interpreter().
+  // TRCPRGCTLR.EN as last seen under the lock: while it is set, the hart runs traced.
   bool enabled() const { return enabled_.load(std::memory_order_acquire); }
   // Programs the unit from the host before the guest starts (--trace-config).
   void program(const std::vector<ete::RegisterWrite>& writes);
-  // The hart starts running on interpreter(): the unit learns its exception level and context,
-  // which it did not observe while disabled.
+  // The fast path may run the hart: the unit's configuration makes every instruction alike
+  // (EteUnit::steps_alike) and CTR is inactive, so that the ring's records are all the unit's.
+  bool fast_path();
+  // The hart starts running traced, on interpreter() or on the fast path (an engine that
+  // reports_retired()): the unit learns its exception level and context, which it did not observe
+  // while disabled, and the hart reports to this. end(): it stops, having reported everything.
   void begin();
+  void end();
   Interpreter& interpreter() { return interp_; }
+  // The fast path's next silent run (docs/ete.md, "The engine rule"): the unit sees what the last
+  // one retired, and this returns how many instructions (at most `limit`) translated code may now
+  // retire, or 0 when the next one must be stepped on interpreter(), exactly.
+  uint64_t silent_run(uint64_t limit);
   // RetireObserver
-  void retired(Hart& h, const Insn& in, uint64_t pc, bool jumped) override;
+  void retired(Hart& h, const Insn& in, uint64_t pc, bool jumped, uint64_t before) override;
+  void catch_up(Hart& h) override;
   // A trap was taken: `cause` and `interrupt` as mcause has them, `epc` the interrupted pc.
   void trap_taken(uint64_t cause, bool interrupt, uint64_t epc);
   // The unit's registers and stream, once the harts have stopped (--trace); a unit still enabled
@@ -68,8 +81,12 @@ class HartTrace final : public Device, public RetireObserver {
 
  private:
   std::unique_lock<std::mutex> lock() { return lock_ ? std::unique_lock(*lock_) : std::unique_lock<std::mutex>(); }
-  // With the lock held: reports a change of exception level or context ID since the last one.
-  void context_if_changed();
+  // With the lock held: reports a change of exception level or context ID since the last one;
+  // returns whether there was one.
+  bool context_if_changed();
+  // With the lock held, in a silent run: the unit sees the instructions retired before instret
+  // `upto`, the branches among them from the ring.
+  void catch_up_to(uint64_t upto);
   static void on_match(void* self, const Hart& h, const trigger::Match& m);
 
   Hart& h_;
@@ -78,7 +95,14 @@ class HartTrace final : public Device, public RetireObserver {
   std::mutex* lock_;
   std::function<void()> enable_changed_;
   std::atomic<bool> enabled_{false};
-  Interpreter interp_{this};
+  Interpreter interp_;
+  // The fast path: translated code is in a silent run; the unit has seen the instructions before
+  // instret `seen_`; the instructions of the run are like `like_` to the resources (its first pc);
+  // the hart runs on thread `runner_`.
+  bool silent_ = false;
+  uint64_t seen_ = 0;
+  ete::Retired like_;
+  std::thread::id runner_;
   uint8_t matches_ = 0;  // Sdtrig triggers that matched since the last retired instruction
   ete::El el_ = ete::El::EL3;
   uint32_t context_id_ = 0;

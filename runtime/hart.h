@@ -23,6 +23,20 @@ enum class Status : uint32_t {
 
 enum class Priv : uint8_t { U = 0, S = 1, M = 3 };
 
+struct Hart;
+
+// Sees the instructions a hart retires while its trace unit observes it (runtime/ete_trace.h).
+struct RetireObserver {
+  virtual ~RetireObserver() = default;
+  // `in` at `pc` retired and h.pc is the next instruction; `jumped`: its semantics wrote pc (a
+  // taken branch, a jump or an xRET); `before`: instret before it (a write of minstret may have
+  // changed instret since).
+  virtual void retired(Hart& h, const Insn& in, uint64_t pc, bool jumped, uint64_t before) = 0;
+  // Translated code retired the instructions before h.instret, with their branches and jumps in
+  // h.ctr_ring (ctr::record_instret, ctr::mark_synced), before anything else reads the ring or the hart's state.
+  virtual void catch_up(Hart& h) = 0;
+};
+
 struct PendingTrap {
   uint64_t cause = 0;
   uint64_t tval = 0;
@@ -160,6 +174,12 @@ struct Hart {
   // What translated code recorded and csr.ctr does not hold yet (ctr::sync_ring): a copy of the
   // state is taken after a sync.
   ctr::Ring ctr_ring;
+  // A trace unit's fast path observes the hart (runtime/ete_trace.h): every engine reports to it what
+  // retires outside translated code, translated code the block-ending instructions it runs out of
+  // line, and while it is set, CTR being inactive, the ring's records are its own (ctr::sync_ring).
+  RetireObserver* retire_observer = nullptr;
+  // Translated code records every branch and jump into ctr_ring for the observer (a key bit).
+  bool record_transfers = false;
 
   Status raise(uint64_t cause, uint64_t tval) {
     trap.cause = cause;

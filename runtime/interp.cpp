@@ -77,7 +77,7 @@ Status Interpreter::step(Hart& h) {
 }
 
 Status Interpreter::execute(Hart& h, const Insn& in) {
-  const uint64_t pc = h.pc;
+  const uint64_t pc = h.pc, before = h.instret;
   if (h.csr.triggers.exec && trigger::fire_execute(h, in.len)) [[unlikely]]
     return Status::Trap;  // before the instruction, and before any exception it raises
   if ((in.flags() & kFp) && (h.csr.mstatus & csr::MSTATUS_FS) == 0) [[unlikely]]
@@ -97,8 +97,8 @@ Status Interpreter::execute(Hart& h, const Insn& in) {
   }
   if (h.csr.pmu.active[static_cast<unsigned>(h.priv)] || h.csr.ctr.active) [[unlikely]]
     instrument_retired(h, in, pc, st == Status::Jump);
-  if (observer_) [[unlikely]]
-    observer_->retired(h, in, pc, st == Status::Jump);
+  if (h.retire_observer) [[unlikely]]
+    h.retire_observer->retired(h, in, pc, st == Status::Jump, before);
   return st;
 }
 

@@ -7,17 +7,8 @@
 
 namespace brisk {
 
-// Sees every instruction an Interpreter retires: the virt machine's trace feed (runtime/ete_trace.h).
-struct RetireObserver {
-  virtual ~RetireObserver() = default;
-  // `in` at `pc` retired and h.pc is the next instruction; `jumped`: its semantics wrote pc (a
-  // taken branch, a jump or an xRET).
-  virtual void retired(Hart& h, const Insn& in, uint64_t pc, bool jumped) = 0;
-};
-
 class Interpreter : public Engine {
  public:
-  explicit Interpreter(RetireObserver* observer = nullptr) : observer_(observer) {}
   void run(Hart& h, TrapHandler& traps) override;
 
   // Executes the instruction at h.pc: on completion advances pc and instret; on Status::Trap leaves
@@ -40,7 +31,6 @@ class Interpreter : public Engine {
   // Direct-mapped by pc; an entry is used only for a hart of the same ISA and while the bytes at pc
   // still match insn.raw, which also makes self-modifying code safe without fence.i.
   std::array<Entry, 4096> cache_;
-  RetireObserver* observer_;
 };
 
 }  // namespace brisk

@@ -29,7 +29,7 @@ constexpr uint64_t kPage = 4096;
 uint64_t page_of(uint64_t va) { return va & ~(kPage - 1); }
 
 // Where mode_key keeps trigger::translation_key, and the machine's instruction classes counted.
-constexpr unsigned kTriggerKeyShift = 44, kInsnEventsKeyShift = 48;
+constexpr unsigned kTriggerKeyShift = 44, kInsnEventsKeyShift = 48, kTraceKeyShift = 56;
 
 // ucontext register index of each asmjit general-purpose register id (rax=0 ... r15=15).
 constexpr int kGregOfId[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
@@ -89,7 +89,8 @@ uint64_t JitEngine::mode_key(const Hart& h) const {
   return static_cast<uint64_t>(h.priv) | uint64_t(h.ialign_mask) << 3 | uint64_t(fp_off(h)) << 5 | mmu << 6 |
          uint64_t(fp_dirty_state(h)) << 8 | uint64_t(h.frm == 0) << 9 |
          uint64_t(pmu::active_events(h, static_cast<unsigned>(h.priv))) << 10 | uint64_t(ctr::record_mask(h)) << 27 |
-         uint64_t(trigger::translation_key(h)) << kTriggerKeyShift | uint64_t(insn_events(h)) << kInsnEventsKeyShift;
+         uint64_t(trigger::translation_key(h)) << kTriggerKeyShift | uint64_t(insn_events(h)) << kInsnEventsKeyShift |
+         uint64_t(h.retire_observer != nullptr) << kTraceKeyShift | uint64_t(h.record_transfers) << (kTraceKeyShift + 1);
 }
 
 jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const {
@@ -98,6 +99,9 @@ jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const 
   cfg.fp_off = fp_off(h);
   cfg.count_events = pmu::active_events(h, static_cast<unsigned>(h.priv));
   cfg.record_mask = ctr::record_mask(h);
+  // A trace unit's fast path (runtime/ete_trace.h), which runs only while CTR records in no buffer.
+  cfg.report_retired = h.retire_observer;
+  cfg.record_transfers = h.record_transfers && !(cfg.record_mask & ctr::kRasEmu);
   cfg.ialign_mask = h.ialign_mask;
   cfg.rv32 = h.rv32;
   const uint32_t triggers = trigger::translation_key(h);
@@ -110,7 +114,7 @@ jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const 
 
 x64::TranslateConfig JitEngine::config(const Hart& h) {
   x64::TranslateConfig cfg;
-  cfg.regs = host_regs(ctr::record_mask(h));
+  cfg.regs = host_regs(plan_config(h, 0).recording_mask());
   cfg.deadlines = opt_.deadlines;
   cfg.flat_limit = h.mem_limit;
   cfg.flat_base = reinterpret_cast<uint64_t>(h.mem_base);
@@ -151,7 +155,7 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   b->max_insns = max_insns;
   if (!jit::plan_block(h, plan_config(h, max_insns), b->bc.plan)) return nullptr;
   const x64::TranslateConfig cfg = config(h);
-  const x64::Trampolines& tramp = trampolines(b->bc.plan.cfg.record_mask);
+  const x64::Trampolines& tramp = trampolines(b->bc.plan.cfg.recording_mask());
   try {
     x64::translate(arena_, tramp, cfg, b->bc);
   } catch (const std::length_error&) {
@@ -315,7 +319,7 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
   // The flags inline FP operations left in MXCSR (jit/x64/translator.cpp, fold_fp_flags): the
   // signal handler runs with MXCSR reset.
   if (ctx.uc_mcontext.fpregs) h.fflags |= kMxcsrToFflags[ctx.uc_mcontext.fpregs->mxcsr & 0x3f];
-  const x64::HostRegs regs = host_regs(b->bc.plan.cfg.record_mask);
+  const x64::HostRegs regs = host_regs(b->bc.plan.cfg.recording_mask());
   for (unsigned i = 0; i < regs.mapped; i++) h.x[x64::kMappedGuestOrder[i]] = greg(x64::mapped_host_id(i));
   if (regs.ctr == x64::CtrRecording::None) return true;
   h.csr.pmu.predictor.history = static_cast<uint16_t>(greg(x64::gshare_history_host_id()));
@@ -338,7 +342,7 @@ uint32_t JitEngine::run_unchained(Hart& h, unsigned n) {
   h.code_written = false;
   h.ctr_ring.sites = &ctr_sites_;
   GuestCode guest;
-  return trampolines(b->bc.plan.cfg.record_mask).enter(&h, b->bc.code);
+  return trampolines(b->bc.plan.cfg.recording_mask()).enter(&h, b->bc.code);
 }
 
 const x64::BlockCode* JitEngine::block(Hart& h) {
@@ -365,7 +369,7 @@ uint32_t JitEngine::enter(Hart& h) {
   h.ctr_ring.sites = &ctr_sites_;  // the sites of the records it makes
   const uint32_t exit = [&] {
     GuestCode guest;
-    return trampolines(b->bc.plan.cfg.record_mask).enter(&h, b->bc.code);
+    return trampolines(b->bc.plan.cfg.recording_mask()).enter(&h, b->bc.code);
   }();
   if (exit == x64::kExitLink) {
     Block* to = block_for(h);  // first: translating may flush, and `from` with it

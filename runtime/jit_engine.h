@@ -45,6 +45,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   const x64::BlockCode* block(Hart& h);
 
   std::string summary() const override;
+  bool reports_retired() const override { return true; }
 
   struct Stats {
     uint64_t blocks = 0, links = 0, flushes = 0, invalidated = 0;

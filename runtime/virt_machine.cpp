@@ -360,17 +360,29 @@ void VirtMachine::trace_enable_changed(unsigned hart) {
 void VirtMachine::run_engine(Hart& h, Engine& engine) {
   HartThread& t = *per_[h.hartid];
   HartTrace& trace = *trace_[h.hartid];
+  t.can_fast = engine.reports_retired();
   for (;;) {
     t.traced = trace.enabled();
+    t.fast = t.traced && t.can_fast && trace.fast_path();
     if (t.traced) {
       trace.begin();
-      trace.interpreter().run(h, *this);
+      if (t.fast)
+        engine.run(h, *this);
+      else
+        trace.interpreter().run(h, *this);
+      trace.end();
     } else {
       engine.run(h, *this);
     }
-    if (stopped_ || t.traced == trace.enabled()) return;
+    if (stopped_ || !engine_changed(h)) return;
     h.request_exit();  // on_budget first, in the other engine
   }
+}
+
+bool VirtMachine::engine_changed(Hart& h) {
+  const HartThread& t = *per_[h.hartid];
+  HartTrace& trace = *trace_[h.hartid];
+  return t.traced != trace.enabled() || (t.traced && t.fast != (t.can_fast && trace.fast_path()));
 }
 
 void VirtMachine::stop(int code) {
@@ -436,9 +448,9 @@ bool VirtMachine::poll_htif() {
 }
 
 bool VirtMachine::on_budget(Hart& h) {
-  // The hart's trace unit was enabled or disabled: run_engine switches engines, and this runs
-  // again there (the deadline is still reached).
-  if (per_[h.hartid]->traced != trace_[h.hartid]->enabled()) return false;
+  // The hart's trace unit was enabled or disabled, or the fast path no longer fits it: run_engine
+  // switches engines, and this runs again there (the deadline is still reached).
+  if (engine_changed(h)) return false;
   // From here on, what other threads ask for (an interrupt, an exclusive section, a stop) lowers
   // the deadline, and what they asked for before is seen below (after park_if_pending's fence):
   // nothing below raises it again.
@@ -464,6 +476,20 @@ bool VirtMachine::on_budget(Hart& h) {
   if (limiter_.reached(h, retired(), threaded_ ? harts_.size() : 1)) {
     stop(limiter_.status());
     return false;
+  }
+  if (per_[h.hartid]->fast && h.deadline > h.instret) {
+    // Within the limits above, translated code runs a silent run; an instruction that would emit
+    // more than its atom is stepped exactly, and the next turn looks again (docs/ete.md, "The
+    // engine rule"). Only lowered: a request_exit since stands.
+    HartTrace& trace = *trace_[h.hartid];
+    if (engine_changed(h)) return false;  // brisk record's CTR
+    if (const uint64_t q = trace.silent_run(h.deadline - h.instret)) {
+      h.deadline = std::min(h.deadline, h.instret + q);
+    } else {
+      const Status st = trace.interpreter().step(h);
+      if (st == Status::Exit || (st == Status::Trap && !on_trap(h))) return false;
+      h.deadline = std::min(h.deadline, h.instret);
+    }
   }
   return true;
 }

@@ -109,12 +109,16 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
     std::condition_variable wake;
     std::thread host;
     TrapRepeats traps;  // on_trap's stuck-handler detection
-    bool traced = false;  // runs on its HartTrace's interpreter (docs/ete.md, "The engine rule")
+    bool traced = false;  // runs traced (docs/ete.md, "The engine rule")
+    bool fast = false;    // and on the fast path: in silent runs of translated code
+    bool can_fast = false;  // its engine reports_retired()
   };
   void run_hart(Hart& h);
-  // Runs h on `engine`, or on its trace unit's interpreter while the unit is enabled, switching
-  // when on_budget sees the unit change, until the slice ends or the machine stops.
+  // Runs h on `engine`, or while its trace unit is enabled on the unit's interpreter or on the fast
+  // path, switching when on_budget sees that change, until the slice ends or the machine stops.
   void run_engine(Hart& h, Engine& engine);
+  // The engine h runs on no longer fits its trace unit.
+  bool engine_changed(Hart& h);
   // TRCPRGCTLR.EN of hart's unit changed through MMIO: the hart leaves translated code right after
   // the store when it made it, else at its next block boundary.
   void trace_enable_changed(unsigned hart);

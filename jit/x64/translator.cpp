@@ -202,6 +202,21 @@ Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs) {
 
 namespace {
 
+// A block-ending instruction run out of line while a trace unit's fast path observes the hart
+// (jit::PlanConfig::report_retired): its semantics, and once it retired, the report the
+// Interpreter makes, with pc and instret as it leaves them. Translated code then advances both.
+Status report_retired(Hart& h, const Insn& i) {
+  const uint64_t pc = h.pc, before = h.instret;
+  const Status st = kSemantics[static_cast<unsigned>(i.op)](h, i);
+  if (st != Status::Next && st != Status::Jump) return st;
+  if (st == Status::Next) h.pc = xlen_addr(h, pc + i.len);
+  h.instret++;
+  h.retire_observer->retired(h, i, pc, st == Status::Jump, before);
+  h.instret--;
+  if (st == Status::Next) h.pc = pc;
+  return st;
+}
+
 // Emits one block plan. Tracks `pending_`: instructions of this block already executed at the current
 // point of the code but not yet added to hart.instret. instret is exact at every helper call and exit.
 // Pending counts of the PMU's events and of the machine's instruction classes (jit::PlanInsn::events).
@@ -350,7 +365,7 @@ class BlockEmitter {
   // --- helper calls: the C++ semantics of the instruction (docs/architecture.md, "Engines and tiers") ---
   // Leaves the Status in eax with every mapped register reloaded; instret counts the instructions
   // before this one.
-  void call_semantics(const Insn& i) {
+  void call_semantics(const Insn& i, SemFn fn = nullptr) {
     ring_r15_stored_ = false;
     fold_fp_flags(a_, x86::rdx, x86::rcx);
     set_pc(pc_);
@@ -362,7 +377,7 @@ class BlockEmitter {
     store_mapped(a_, cfg_.regs);
     a_.mov(x86::rdi, kHart);
     a_.mov(x86::rsi, Imm(reinterpret_cast<uint64_t>(&i)));
-    a_.mov(x86::rax, Imm(reinterpret_cast<uint64_t>(kSemantics[static_cast<unsigned>(i.op)])));
+    a_.mov(x86::rax, Imm(reinterpret_cast<uint64_t>(fn ? fn : kSemantics[static_cast<unsigned>(i.op)])));
     a_.call(x86::rax);
     load_mapped(a_, cfg_.regs);
     a_.mov(kInstretReg, kInstret);  // the helper may have written minstret
@@ -575,7 +590,7 @@ class BlockEmitter {
     }
     // Everything else that ends a block runs its semantics and returns to the exec loop, which
     // re-derives the translation key (a CSR write or trap return may have changed the mode).
-    call_semantics(i);
+    call_semantics(i, plan_.cfg.report_retired ? report_retired : nullptr);
     Label jumped = a_.newLabel(), next = a_.newLabel();
     a_.cmp(x86::eax, Imm(static_cast<uint32_t>(Status::Jump)));
     a_.je(jumped);
@@ -1395,7 +1410,7 @@ class BlockEmitter {
 
 void translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, BlockCode& out) {
   // The recording code uses the host registers of HostRegs::ctr and nothing else.
-  if (cfg.regs.ctr != ctr_recording(out.plan.cfg.record_mask) ||
+  if (cfg.regs.ctr != ctr_recording(out.plan.cfg.recording_mask()) ||
       (cfg.regs.ctr == CtrRecording::Ring && !cfg.ctr_sites))
     throw std::logic_error("translate: HostRegs::ctr is not the plan's");
   uint32_t size = 0;

@@ -142,5 +142,78 @@ TEST(EteQuiet, QuietRunsMatchStepByStep) {
   }
 }
 
+// Silent runs (EteUnit::silent_steps, advance), as the JIT's fast path uses them: under AutoFDO
+// strobing and a sequencer configuration whose steps are alike, running each silent run at once
+// with on_retired for its branches, and stepping exactly where a run stops, leaves the unit and
+// its stream exactly as stepping every instruction does; a run never reaches past a Trace On.
+// Configurations that look at the instruction are not alike and have no silent run.
+TEST(EteQuiet, SilentRunsMatchStepByStep) {
+  const std::vector<RegisterWrite> configs[] = {
+      autofdo_config(7, 3),
+      // Counter 0 counts every instruction and reloads itself; at each reload the sequencer goes
+      // from state 0 to 1 or back, and ViewInst traces in state 1, with cycle counts.
+      parse_config("TRCRSCTLR2 = 0x20001\nTRCRSCTLR3 = 0x20020\n"
+                   "TRCCNTRLDVR0 = 20\nTRCCNTVR0 = 20\nTRCCNTCTLR0 = 0x10001\n"
+                   "TRCSEQEVR0 = 0x0202\n"
+                   "TRCVICTLR = 0x203\nTRCCONFIGR = 0x10\nTRCCCCTLR = 4\n",
+                   "test"),
+  };
+  for (const auto& config : configs) {
+    PacketEncoder ref_stream, fast_stream;
+    EteUnit ref(0, Sizes{}, &ref_stream), fast(0, Sizes{}, &fast_stream);
+    program(ref, config);
+    program(fast, config);
+    ASSERT_TRUE(fast.steps_alike());
+    auto at = [](uint64_t t) {  // a branch every 7 instructions, taken every other time
+      Retired r;
+      r.pc = 0x80000000 + 4 * (t % 64);
+      r.next_pc = r.pc + 4;
+      if (t % 7 == 6) {
+        r.kind = Retired::Branch;
+        r.taken = t % 14 == 6;
+      }
+      return r;
+    };
+    uint64_t runs = 0, t = 0;
+    while (t < 3000) {
+      const uint64_t n = fast.silent_steps(at(t), 3000 - t);
+      if (n == 0) {  // stepped exactly
+        ref.on_retired(at(t));
+        fast.on_retired(at(t));
+        t++;
+        continue;
+      }
+      runs += n > 1;
+      // The run as the fast path replays it: advance between the branches, on_retired for each.
+      Retired like = at(t);
+      like.kind = Retired::Plain;
+      uint64_t seen = t;
+      for (uint64_t i = t; i < t + n; i++) {
+        ref.on_retired(at(i));
+        if (at(i).kind == Retired::Plain) continue;
+        fast.advance(like, i - seen);
+        fast.on_retired(at(i));
+        seen = i + 1;
+      }
+      fast.advance(like, t + n - seen);
+      t += n;
+      for (uint64_t off : {TRCCNTVR0, TRCCNTVR0 + 4, TRCSEQSTR, TRCVICTLR})
+        ASSERT_EQ(fast.register_value(off), ref.register_value(off)) << "offset " << off << " at " << t;
+      ASSERT_EQ(fast.tracing(), ref.tracing()) << t;
+    }
+    EXPECT_GT(runs, 20u);
+    EXPECT_EQ(fast_stream.bytes(), ref_stream.bytes());
+    EXPECT_GT(ref_stream.bytes().size(), 40u);  // the configuration traced something
+  }
+  for (const char* text : {"TRCACVR0 = 0x80000000\nTRCACVR1 = 0x80000100\nTRCVIIECTLR = 1\nTRCVICTLR = 0x201\n",
+                           "TRCRSCTLR2 = 0x50001\nTRCVICTLR = 0x202\n", "TRCRSCTLR2 = 0x00001\nTRCVICTLR = 0x202\n",
+                           "TRCSSCCR0 = 1\nTRCVICTLR = 0x201\n", "TRCVISSCTLR = 1\nTRCVICTLR = 0x01\n"}) {
+    EteUnit u(0, Sizes{});
+    program(u, parse_config(text, "test"));
+    EXPECT_FALSE(u.steps_alike()) << text;
+    EXPECT_EQ(u.silent_steps(Retired{}, 100), 0u) << text;
+  }
+}
+
 }  // namespace
 }  // namespace brisk::ete
