@@ -113,8 +113,9 @@ bool ends_block(const Insn& i) {
   if (read_only && (csr == csr::CSR_FRM || csr == csr::CSR_FCSR || csr == csr::CSR_CYCLE || csr == csr::CSR_TIME ||
                     csr == csr::CSR_INSTRET))
     return false;
-  // Clearing SIE or MIE (Linux's local_irq_save, csrrci sstatus, 2) can neither change a key nor
-  // let an interrupt in. The uimm is in rs1.
+  // Clearing SIE or MIE (Linux's local_irq_save, csrrci sstatus, 2) lets no interrupt in, and of
+  // the key it can only turn Sdtrig triggers off (csr/trigger.cpp, enabled_in_mode), which a block
+  // planned with them on checks again at run time. The uimm is in rs1.
   const bool irq_off = i.op == Op::CSRRCI && (csr == csr::CSR_SSTATUS || csr == csr::CSR_MSTATUS) &&
                        !(i.rs1 & ~(csr::MSTATUS_SIE | csr::MSTATUS_MIE));
   return !irq_off;
