@@ -81,6 +81,17 @@ TEST(EteConfig, AutofdoStrobing) {
 }
 
 
+// Two units programmed alike: `ref` is stepped through every instruction, `fast` takes the
+// shortcuts under test.
+struct UnitPair {
+  PacketEncoder ref_stream, fast_stream;
+  EteUnit ref{0, Sizes{}, &ref_stream}, fast{0, Sizes{}, &fast_stream};
+  explicit UnitPair(const std::vector<RegisterWrite>& config) {
+    program(ref, config);
+    program(fast, config);
+  }
+};
+
 // Quiet runs (EteUnit::quiet_steps, advance_quiet) leave the unit exactly as stepping through
 // each instruction does, and its stream too, under AutoFDO strobing and under a configuration
 // with chained counters, the sequencer and an address range.
@@ -96,10 +107,8 @@ TEST(EteQuiet, QuietRunsMatchStepByStep) {
                    "test"),
   };
   for (const auto& config : configs) {
-    PacketEncoder ref_stream, fast_stream;
-    EteUnit ref(0, Sizes{}, &ref_stream), fast(0, Sizes{}, &fast_stream);
-    program(ref, config);
-    program(fast, config);
+    UnitPair pair(config);
+    EteUnit &ref = pair.ref, &fast = pair.fast;
     uint64_t shortcuts = 0, quiet_branches = 0, t = 0;
     while (t < 2000) {
       Retired r;
@@ -137,8 +146,8 @@ TEST(EteQuiet, QuietRunsMatchStepByStep) {
     }
     EXPECT_GT(shortcuts, 20u);
     EXPECT_GT(quiet_branches, 5u);
-    EXPECT_EQ(fast_stream.bytes(), ref_stream.bytes());
-    EXPECT_GT(ref_stream.bytes().size(), 40u);  // the configuration traced something
+    EXPECT_EQ(pair.fast_stream.bytes(), pair.ref_stream.bytes());
+    EXPECT_GT(pair.ref_stream.bytes().size(), 40u);  // the configuration traced something
   }
 }
 
@@ -159,10 +168,8 @@ TEST(EteQuiet, SilentRunsMatchStepByStep) {
                    "test"),
   };
   for (const auto& config : configs) {
-    PacketEncoder ref_stream, fast_stream;
-    EteUnit ref(0, Sizes{}, &ref_stream), fast(0, Sizes{}, &fast_stream);
-    program(ref, config);
-    program(fast, config);
+    UnitPair pair(config);
+    EteUnit &ref = pair.ref, &fast = pair.fast;
     ASSERT_TRUE(fast.steps_alike());
     auto at = [](uint64_t t) {  // a branch every 7 instructions, taken every other time
       Retired r;
@@ -202,8 +209,8 @@ TEST(EteQuiet, SilentRunsMatchStepByStep) {
       ASSERT_EQ(fast.tracing(), ref.tracing()) << t;
     }
     EXPECT_GT(runs, 20u);
-    EXPECT_EQ(fast_stream.bytes(), ref_stream.bytes());
-    EXPECT_GT(ref_stream.bytes().size(), 40u);  // the configuration traced something
+    EXPECT_EQ(pair.fast_stream.bytes(), pair.ref_stream.bytes());
+    EXPECT_GT(pair.ref_stream.bytes().size(), 40u);  // the configuration traced something
   }
   for (const char* text : {"TRCACVR0 = 0x80000000\nTRCACVR1 = 0x80000100\nTRCVIIECTLR = 1\nTRCVICTLR = 0x201\n",
                            "TRCRSCTLR2 = 0x50001\nTRCVICTLR = 0x202\n", "TRCRSCTLR2 = 0x00001\nTRCVICTLR = 0x202\n",
