@@ -1,0 +1,44 @@
+// Guest RAM as the bus allocates it (runtime/bus.cpp).
+#include "runtime/bus.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace brisk {
+namespace {
+
+// The VmFlags line of the mapping in /proc/self/smaps that holds `p`.
+std::string vm_flags_of(const void* p) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    std::string first;
+    std::istringstream(line) >> first;
+    if (first.back() != ':') {  // a mapping's header, "start-end perms ...", not a "Key: value" line
+      unsigned long start = 0, end = 0;
+      std::sscanf(first.c_str(), "%lx-%lx", &start, &end);
+      inside = at >= start && at < end;
+    } else if (inside && first == "VmFlags:") {
+      return line;
+    }
+  }
+  return "";
+}
+
+TEST(Bus, RamStartsOnAHugePageAndAsksForThem) {
+  Bus bus(0x80000000, 64 << 20);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(bus.ram()) % (2 << 20), 0u);
+  EXPECT_EQ(bus.ram_ptr(0x80000000, 1), bus.ram());
+  // "hg": MADV_HUGEPAGE (the kernel's proc(5) VmFlags).
+  EXPECT_NE(vm_flags_of(bus.ram() + (32 << 20)).find(" hg"), std::string::npos) << vm_flags_of(bus.ram());
+  bus.ram()[(64 << 20) - 1] = 1;  // the last byte is RAM
+}
+
+}  // namespace
+}  // namespace brisk
