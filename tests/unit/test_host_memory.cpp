@@ -1,4 +1,5 @@
-// Guest RAM as the bus allocates it (runtime/bus.cpp).
+// Host memory for guest RAM (runtime/bus.cpp) and translated code (jit/x64/code_arena.h).
+#include "jit/x64/code_arena.h"
 #include "runtime/bus.h"
 
 #include <gtest/gtest.h>
@@ -31,13 +32,18 @@ std::string vm_flags_of(const void* p) {
   return "";
 }
 
-TEST(Bus, RamStartsOnAHugePageAndAsksForThem) {
+TEST(HostMemory, GuestRamStartsOnAHugePageAndAsksForThem) {
   Bus bus(0x80000000, 64 << 20);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(bus.ram()) % (2 << 20), 0u);
   EXPECT_EQ(bus.ram_ptr(0x80000000, 1), bus.ram());
   // "hg": MADV_HUGEPAGE (the kernel's proc(5) VmFlags).
   EXPECT_NE(vm_flags_of(bus.ram() + (32 << 20)).find(" hg"), std::string::npos) << vm_flags_of(bus.ram());
   bus.ram()[(64 << 20) - 1] = 1;  // the last byte is RAM
+}
+
+TEST(HostMemory, CodeArenaAsksForHugePages) {
+  x64::CodeArena arena(16 << 20);
+  EXPECT_NE(vm_flags_of(arena.cursor() + (8 << 20)).find(" hg"), std::string::npos) << vm_flags_of(arena.cursor());
 }
 
 }  // namespace
