@@ -551,8 +551,14 @@ const std::array<uint8_t, 64> kMxcsrToFflags = [] {
   return t;
 }();
 
+const std::array<uint32_t, 32> kFflagsToMxcsr = [] {
+  std::array<uint32_t, 32> t{};
+  for (uint32_t f = 0; f < t.size(); ++f) t[f] = kMxcsrDefault | kMxcsrDenormalFlag | kGuestToHostFlags[f];
+  return t;
+}();
+
 void load_host_flags(const Hart& h) {
-  const uint32_t mode = kMxcsrDefault | kMxcsrDenormalFlag | kGuestToHostFlags[h.fflags & 0x1f];
+  const uint32_t mode = kFflagsToMxcsr[h.fflags & 0x1f];
   asm volatile("ldmxcsr %0" : : "m"(mode));
 }
 

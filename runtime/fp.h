@@ -29,6 +29,8 @@ inline void fp_dirty(Hart& h) {
 // round-to-nearest-even with its sticky flag bits holding the hart's accrued fflags. Translated code
 // runs FP arithmetic inline and lets the flags accrue there; kMxcsrToFflags maps them back.
 extern const std::array<uint8_t, 64> kMxcsrToFflags;
+// MXCSR in RNE with the given fflags accrued (translated code writes fflags with it).
+extern const std::array<uint32_t, 32> kFflagsToMxcsr;
 // MXCSR := RNE with the flags of h.fflags (on entering a hart, and after software writes fflags).
 void load_host_flags(const Hart& h);
 

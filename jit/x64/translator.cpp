@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "csr/csr_numbers.h"
 #include "csr/ctr.h"
 #include "jit/transfer.h"
 #include "runtime/exec.h"
@@ -828,6 +829,7 @@ class BlockEmitter {
       return true;
     }
     if (alu && i.rd == 0) return true;  // HINTs and nops: an ALU result to x0 is discarded
+    if (i.flags() & kCsr) return emit_fflags_access(i);
     const uint8_t sh = static_cast<uint8_t>(imm & 63), shw = static_cast<uint8_t>(imm & 31);
     const bool rv32 = plan_.cfg.rv32;
     switch (i.op) {
@@ -1224,6 +1226,46 @@ class BlockEmitter {
   }
 
   bool emit_fp(const Insn& i) { return cfg_.fp_inline && emit_fp_op(i); }
+
+  // A Zicsr access to fflags (libm brackets quiet comparisons with frflags and fsflags), where FP
+  // runs inline: the flags accrued in MXCSR folded in first, as the helper thunk does; a write then
+  // makes MXCSR's flags the new fflags, as csr.cpp's load_host_flags does, but only when they differ
+  // (ldmxcsr is slow, and restoring what frflags read changes nothing).
+  bool emit_fflags_access(const Insn& i) {
+    if (!cfg_.fp_inline || static_cast<uint16_t>(i.imm) != csr::CSR_FFLAGS) return false;
+    const bool uimm = i.op == Op::CSRRWI || i.op == Op::CSRRSI || i.op == Op::CSRRCI;
+    const bool rw = i.op == Op::CSRRW || i.op == Op::CSRRWI;
+    const Mem fflags = x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, fflags)));
+    const Mem mxcsr = x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, mxcsr_scratch)));
+    fold_fp_flags(a_, x86::rdx, x86::rcx);  // leaves MXCSR in mxcsr_scratch
+    if (!rw && i.rs1 == 0) {  // a read
+      if (i.rd == 0) return true;
+      const Gp d = dest(i.rd);
+      a_.movzx(d.r32(), fflags);
+      write(i.rd, d);
+      return true;
+    }
+    if (uimm) a_.mov(x86::ecx, Imm(i.rs1));
+    else if (const Gp s = src(i.rs1, x86::rcx); s.id() != x86::rcx.id()) a_.mov(x86::ecx, s.r32());
+    a_.movzx(x86::eax, fflags);
+    if (i.op == Op::CSRRS || i.op == Op::CSRRSI) a_.or_(x86::ecx, x86::eax);
+    if (i.op == Op::CSRRC || i.op == Op::CSRRCI) {
+      a_.not_(x86::ecx);
+      a_.and_(x86::ecx, x86::eax);
+    }
+    a_.and_(x86::ecx, Imm(0x1f));
+    a_.mov(fflags, x86::cl);
+    a_.mov(x86::rdx, Imm(reinterpret_cast<uint64_t>(kFflagsToMxcsr.data())));
+    a_.mov(x86::edx, x86::dword_ptr(x86::rdx, x86::rcx, 2));
+    Label same = a_.newLabel();
+    a_.cmp(mxcsr, x86::edx);
+    a_.je(same);
+    a_.mov(mxcsr, x86::edx);
+    a_.ldmxcsr(mxcsr);
+    a_.bind(same);
+    write(i.rd, x86::rax);
+    return true;
+  }
 
   bool emit_fp_op(const Insn& i) {
     using namespace x86;

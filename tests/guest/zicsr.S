@@ -113,6 +113,46 @@ TEST_BEGIN
     CHECK_REG a0, 0x07
     fscsr x0
 
+    /* Flags that FP arithmetic raises meet every form of fflags access, in one block (translated
+     * code keeps them in the host's MXCSR and runs these accesses inline). */
+    li t0, 0x3ff0000000000000           /* 1.0 */
+    fmv.d.x fa1, t0
+    fmv.d.x fa2, x0
+    li t0, 0x4008000000000000           /* 3.0 */
+    fmv.d.x fa3, t0
+    fdiv.d fa0, fa1, fa2                /* DZ */
+    frflags a0
+    CHECK_REG a0, 0x08
+    csrrci a0, fflags, 0x08
+    CHECK_REG a0, 0x08
+    fdiv.d fa0, fa1, fa3                /* NX */
+    csrrsi a0, fflags, 0x10
+    CHECK_REG a0, 0x01
+    fdiv.d fa0, fa1, fa2
+    li a1, 0x3f                         /* bit 5 is not fflags' */
+    csrrw a0, fflags, a1
+    CHECK_REG a0, 0x19
+    li a1, 0x10
+    csrrc a0, fflags, a1
+    CHECK_REG a0, 0x1f
+    fadd.d fa0, fa1, fa1                /* exact: no flag */
+    csrrs a0, fflags, x0
+    CHECK_REG a0, 0x0f
+    frcsr a0
+    CHECK_REG a0, 0x0f
+    fsflagsi 0x04                       /* OF only: the flags before it are gone */
+    fdiv.d fa0, fa1, fa3
+    fsflags a0, x0
+    CHECK_REG a0, 0x05
+    fdiv.d fa0, fa1, fa2
+    frflags a0
+    CHECK_REG a0, 0x08
+    fsflags a0                          /* the flags it already has */
+    fdiv.d fa0, fa1, fa3
+    frflags a0
+    CHECK_REG a0, 0x09
+    fscsr x0
+
     /* Counters: cycle increases, time does not go backwards. */
     rdcycle s0
     rdtime s1
