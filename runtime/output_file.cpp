@@ -1,6 +1,8 @@
 #include "runtime/output_file.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,7 +17,7 @@
 namespace brisk {
 
 OutputFile::OutputFile(const std::string& path, const char* what)
-    : path_(path), tmp_(path + ".XXXXXX"), what_(what), buf_(new uint8_t[kBufferSize]) {
+    : path_(path), tmp_(path + ".XXXXXX"), what_(what), owner_(getpid()), buf_(new uint8_t[kBufferSize]) {
   // rename() would replace a directory only by failing at the end of the run.
   struct stat st;
   if (path.empty()) throw Error("the {} path is empty", what);
@@ -37,9 +39,53 @@ OutputFile::OutputFile(const std::string& path, const char* what)
 }
 
 OutputFile::~OutputFile() {
+  // A forked child has no writer thread (fork copies only the calling thread), and the temporary
+  // is its parent's.
+  if (getpid() != owner_) {
+    if (writer_.joinable()) writer_.detach();
+    return;
+  }
+  stop_writer();
   if (fd_ < 0) return;
   close(fd_);
   unlink(tmp_.c_str());
+}
+
+void OutputFile::stop_writer() {
+  if (!writer_.joinable()) return;
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  writer_.join();
+}
+
+void OutputFile::writer_loop() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    cv_.wait(lock, [&] { return pending_ || stop_; });
+    if (!pending_) return;  // stopped, with nothing left to write
+    const size_t n = pending_;
+    const uint64_t off = pending_off_;
+    lock.unlock();
+    std::string error;
+    try {
+      write_fully(spare_.get(), n, off);
+    } catch (const Error& e) {
+      error = e.what();
+    }
+    lock.lock();
+    if (error_.empty()) error_ = std::move(error);
+    pending_ = 0;
+    cv_.notify_all();
+  }
+}
+
+void OutputFile::drain() {
+  std::unique_lock lock(mutex_);
+  cv_.wait(lock, [&] { return !pending_; });
+  if (!error_.empty()) throw Error("{}", error_);
 }
 
 void OutputFile::write_fully(const void* p, size_t n, uint64_t off) {
@@ -56,7 +102,30 @@ void OutputFile::write_fully(const void* p, size_t n, uint64_t off) {
 }
 
 void OutputFile::flush() {
-  write_fully(buf_.get(), used_, written_);
+  drain();
+  if (!used_) return;
+  if (!writer_.joinable()) {
+    spare_.reset(new uint8_t[kBufferSize]);
+    // The thread inherits a mask that blocks every signal: those sent to brisk's process (a
+    // guest's timers, SIGINT, SIGUSR1) must reach the threads that run harts.
+    sigset_t all, before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &before);
+    try {
+      writer_ = std::thread([this] { writer_loop(); });
+    } catch (...) {
+      pthread_sigmask(SIG_SETMASK, &before, nullptr);
+      throw;
+    }
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  }
+  {
+    std::lock_guard lock(mutex_);
+    std::swap(buf_, spare_);
+    pending_ = used_;
+    pending_off_ = written_;
+  }
+  cv_.notify_all();
   written_ += used_;
   used_ = 0;
 }
@@ -66,6 +135,7 @@ void OutputFile::write(const void* p, size_t n) {
   if (used_ + n > kBufferSize) {
     flush();
     if (n > kBufferSize) {
+      drain();
       write_fully(p, n, written_);
       written_ += n;
       return;
@@ -77,11 +147,14 @@ void OutputFile::write(const void* p, size_t n) {
 
 void OutputFile::write_at(uint64_t off, const void* p, size_t n) {
   if (off + n > written_) flush();
+  drain();
   write_fully(p, n, off);
 }
 
 void OutputFile::commit() {
   flush();
+  drain();
+  stop_writer();
   if (close(fd_) != 0) {
     fd_ = -1;
     unlink(tmp_.c_str());

@@ -4,10 +4,15 @@
 // run that unwinds) it removes the temporary, so no truncated file is left behind.
 #pragma once
 
+#include <sys/types.h>
+
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace brisk {
 
@@ -21,7 +26,9 @@ class OutputFile {
   OutputFile& operator=(const OutputFile&) = delete;
 
   // Appends n bytes. Writes go through a fixed-size buffer, so memory does not grow with the file;
-  // a failed write (disk full) throws brisk::Error naming the path.
+  // full buffers are written by a thread of the file's own, so the caller (a guest being sampled)
+  // does not wait for the file system. A failed write (disk full) throws brisk::Error naming the
+  // path, from the next call after it.
   void write(const void* p, size_t n);
   void write(const std::string& s) { write(s.data(), s.size()); }
   // Bytes appended so far: the file offset of the next write.
@@ -34,16 +41,32 @@ class OutputFile {
   const std::string& path() const { return path_; }
 
  private:
+  // Hands the buffer to the writer thread (after the one it holds is written).
   void flush();
+  // Waits until the writer thread has written everything handed to it; throws its error.
+  void drain();
   void write_fully(const void* p, size_t n, uint64_t off);
+  void writer_loop();
+  void stop_writer();
 
   static constexpr size_t kBufferSize = 256 * 1024;
   std::string path_, tmp_;
   const char* what_;
   int fd_ = -1;
-  std::unique_ptr<uint8_t[]> buf_;
+  pid_t owner_;  // a forked child's copy neither writes nor removes the temporary
+  std::unique_ptr<uint8_t[]> buf_, spare_;
   size_t used_ = 0;
   uint64_t written_ = 0;
+
+  // The writer thread, started by the first flush: it writes spare_'s `pending_` bytes at
+  // `pending_off_`, and keeps the first error's message.
+  std::thread writer_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  size_t pending_ = 0;
+  uint64_t pending_off_ = 0;
+  bool stop_ = false;
+  std::string error_;
 };
 
 }  // namespace brisk
