@@ -232,6 +232,7 @@ struct Compiler::Impl {
   Options opt;
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::string jit_error;  // why there is no LLJIT
+  std::string session_error;  // what the session last reported while linking
 
   std::mutex mu;
   std::condition_variable cv;
@@ -279,6 +280,12 @@ Compiler::Compiler(const Options& opt) : impl_(std::make_unique<Impl>()) {
     return;
   }
   (*jit)->getMainJITDylib().addGenerator(std::move(*process));
+  // What goes wrong while linking a region (a symbol not found) is reported here, not on stderr:
+  // brisk says it once, with the region that failed (JitEngine::install_regions).
+  (*jit)->getExecutionSession().setErrorReporter([impl = impl_.get()](llvm::Error e) {
+    std::lock_guard lock(impl->mu);
+    impl->session_error = error_text(std::move(e));
+  });
   impl_->jit = std::move(*jit);
 }
 
@@ -358,6 +365,8 @@ Compiled Compiler::compile(uint64_t id, const jit::BlockPlan& plan) {
   if (!sym) {
     std::string why = error_text(sym.takeError());
     llvm::consumeError(rt->remove());
+    std::lock_guard lock(impl_->mu);
+    if (!impl_->session_error.empty()) why = std::exchange(impl_->session_error, {}) + " (" + why + ")";
     return fail(why);
   }
   {
