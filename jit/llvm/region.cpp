@@ -12,6 +12,9 @@
 #include <mutex>
 #include <thread>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -244,6 +247,8 @@ struct Compiler::Impl {
   std::thread worker;
 
   void work(Compiler& c) {
+    // Below the harts: the baseline keeps running while regions compile.
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
     std::unique_lock lock(mu);
     for (;;) {
       cv.wait(lock, [&] { return stop || !queue.empty(); });
