@@ -248,7 +248,7 @@ struct Compiler::Impl {
 
   void work(Compiler& c) {
     // Below the harts: the baseline keeps running while regions compile.
-    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 5);
     std::unique_lock lock(mu);
     for (;;) {
       cv.wait(lock, [&] { return stop || !queue.empty(); });
