@@ -54,7 +54,7 @@ JitEngine::JitEngine(const EngineOptions& opt)
     tramp_[static_cast<unsigned>(x64::ctr_recording(mask))] = x64::emit_trampolines(arena_, host_regs(mask));
   arena_start_ = arena_.cursor();
   if (opt_.perf_map) perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
-  if (opt_.tier2) {
+  if (opt_.tier2 && tier2::Compiler::available()) {
     // BRISK_TIER2_SELFTEST=fail (tests only): LLVM fails on every region, to show what brisk does then.
     const char* selftest = std::getenv("BRISK_TIER2_SELFTEST");
     tier2::Compiler::Options o{.inject_failure = selftest && std::string_view(selftest) == "fail"};

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include <pthread.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -265,12 +266,19 @@ struct Compiler::Impl {
   }
 };
 
+namespace {
+std::atomic<bool> g_forked{false};  // this process is the child of a fork after a compiler existed
+}  // namespace
+
+bool Compiler::available() { return !g_forked.load(std::memory_order_relaxed); }
+
 Compiler::Compiler(const Options& opt) : impl_(std::make_unique<Impl>()) {
   impl_->opt = opt;
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    pthread_atfork(nullptr, nullptr, [] { g_forked.store(true, std::memory_order_relaxed); });
   });
   auto jit = llvm::orc::LLJITBuilder().create();
   if (!jit) {

@@ -45,6 +45,9 @@ class Compiler {
     std::function<void()> on_done;
   };
   explicit Compiler(const Options& opt);
+  // False in the child of a host fork of a process that had a compiler: LLVM's state may be
+  // half-changed there by a thread that did not come along.
+  static bool available();
   ~Compiler();
   Compiler(const Compiler&) = delete;
   Compiler& operator=(const Compiler&) = delete;
