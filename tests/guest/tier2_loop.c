@@ -1,5 +1,5 @@
 /* A hot loop for the LLVM tier (jit/llvm/region.h): one block of loads, stores, ALU ops and a
- * branch back to its start, run in rounds for a second of host time, so that its region is compiled
+ * branch back to its start, run in rounds for two seconds of host time, so that its region is compiled
  * and entered while it runs (brisk run --tier2=on, tests/guest/CMakeLists.txt asserts that it was).
  * The rounds' result is then computed again by a loop of another shape, which must agree. */
 #include <stdint.h>
@@ -34,7 +34,7 @@ int main(void)
     for (unsigned i = 0; i < N; i++) table[i] = copy[i] = i * 0x9e3779b97f4a7c15ull;
     uint64_t acc = 1;
     unsigned rounds = 0;
-    const double end = now() + 1.0;
+    const double end = now() + 2.0;
     do {
         for (unsigned k = 0; k < 64; k++, rounds++) acc = round_of(table, acc);
     } while (now() < end);
