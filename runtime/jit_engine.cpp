@@ -57,14 +57,20 @@ JitEngine::JitEngine(const EngineOptions& opt)
   if (opt_.tier2 && tier2::Compiler::available()) {
     // BRISK_TIER2_SELFTEST=fail (tests only): LLVM fails on every region, to show what brisk does then.
     const char* selftest = std::getenv("BRISK_TIER2_SELFTEST");
-    tier2::Compiler::Options o{.inject_failure = selftest && std::string_view(selftest) == "fail"};
+    tier2::Compiler::Options o;
+    o.inject_failure = selftest && std::string_view(selftest) == "fail";
     // A loop running chained never comes back to the exec loop, which enters the new regions: ask
     // its hart to leave at the next block boundary (Hart::request_exit, from another thread).
     o.on_done = [this] {
       if (Hart* h = running_.load(std::memory_order_acquire))
         std::atomic_ref<uint64_t>(h->deadline).store(0, std::memory_order_relaxed);
     };
-    tier2_ = std::make_unique<tier2::Compiler>(o);
+    std::string error;
+    tier2_ = tier2::Compiler::load(o, error);
+    if (!tier2_) {
+      static std::atomic<bool> said{false};
+      if (!said.exchange(true)) diag_print("brisk: tier 2: LLVM is not available; everything stays in the baseline tier: {}\n", error);
+    }
   }
 }
 

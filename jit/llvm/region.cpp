@@ -12,7 +12,6 @@
 #include <mutex>
 #include <thread>
 
-#include <pthread.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -232,8 +231,10 @@ bool same_hart_layout(const llvm::Module& m) {
 
 }  // namespace
 
-struct Compiler::Impl {
-  Options opt;
+class LlvmCompiler;
+
+struct Impl {
+  Compiler::Options opt;
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::string jit_error;  // why there is no LLJIT
   std::string session_error;  // what the session last reported while linking
@@ -247,38 +248,47 @@ struct Compiler::Impl {
   bool stop = false;
   std::thread worker;
 
-  void work(Compiler& c) {
-    // Below the harts: the baseline keeps running while regions compile.
-    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 5);
-    std::unique_lock lock(mu);
-    for (;;) {
-      cv.wait(lock, [&] { return stop || !queue.empty(); });
-      if (stop) return;
-      auto [id, plan] = std::move(queue.front());
-      queue.pop_front();
-      lock.unlock();
-      Compiled r = c.compile(id, plan);
-      lock.lock();
-      done.push_back(std::move(r));
-      has_done.store(true, std::memory_order_release);
-      if (opt.on_done) opt.on_done();
-    }
-  }
+  void work(LlvmCompiler& c);
 };
 
-namespace {
-std::atomic<bool> g_forked{false};  // this process is the child of a fork after a compiler existed
-}  // namespace
+class LlvmCompiler final : public Compiler {
+ public:
+  explicit LlvmCompiler(const Options& opt);
+  ~LlvmCompiler() override;
+  Compiled compile(uint64_t id, const jit::BlockPlan& plan) override;
+  void submit(uint64_t id, const jit::BlockPlan& plan) override;
+  bool has_done() const override;
+  std::vector<Compiled> take_done() override;
+  void release(uint64_t id) override;
 
-bool Compiler::available() { return !g_forked.load(std::memory_order_relaxed); }
+ private:
+  std::unique_ptr<Impl> impl_;
+};
 
-Compiler::Compiler(const Options& opt) : impl_(std::make_unique<Impl>()) {
+void Impl::work(LlvmCompiler& c) {
+  // Below the harts: the baseline keeps running while regions compile.
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 5);
+  std::unique_lock lock(mu);
+  for (;;) {
+    cv.wait(lock, [&] { return stop || !queue.empty(); });
+    if (stop) return;
+    auto [id, plan] = std::move(queue.front());
+    queue.pop_front();
+    lock.unlock();
+    Compiled r = c.compile(id, plan);
+    lock.lock();
+    done.push_back(std::move(r));
+    has_done.store(true, std::memory_order_release);
+    if (opt.on_done) opt.on_done();
+  }
+}
+
+LlvmCompiler::LlvmCompiler(const Options& opt) : impl_(std::make_unique<Impl>()) {
   impl_->opt = opt;
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
-    pthread_atfork(nullptr, nullptr, [] { g_forked.store(true, std::memory_order_relaxed); });
   });
   auto jit = llvm::orc::LLJITBuilder().create();
   if (!jit) {
@@ -302,7 +312,7 @@ Compiler::Compiler(const Options& opt) : impl_(std::make_unique<Impl>()) {
   impl_->jit = std::move(*jit);
 }
 
-Compiler::~Compiler() {
+LlvmCompiler::~LlvmCompiler() {
   {
     std::lock_guard lock(impl_->mu);
     impl_->stop = true;
@@ -311,7 +321,7 @@ Compiler::~Compiler() {
   if (impl_->worker.joinable()) impl_->worker.join();
 }
 
-Compiled Compiler::compile(uint64_t id, const jit::BlockPlan& plan) {
+Compiled LlvmCompiler::compile(uint64_t id, const jit::BlockPlan& plan) {
   const auto t0 = std::chrono::steady_clock::now();
   Compiled r;
   r.id = id;
@@ -391,7 +401,7 @@ Compiled Compiler::compile(uint64_t id, const jit::BlockPlan& plan) {
   return r;
 }
 
-void Compiler::submit(uint64_t id, const jit::BlockPlan& plan) {
+void LlvmCompiler::submit(uint64_t id, const jit::BlockPlan& plan) {
   {
     std::lock_guard lock(impl_->mu);
     impl_->queue.emplace_back(id, plan);
@@ -400,15 +410,15 @@ void Compiler::submit(uint64_t id, const jit::BlockPlan& plan) {
   impl_->cv.notify_one();
 }
 
-bool Compiler::has_done() const { return impl_->has_done.load(std::memory_order_relaxed); }
+bool LlvmCompiler::has_done() const { return impl_->has_done.load(std::memory_order_relaxed); }
 
-std::vector<Compiled> Compiler::take_done() {
+std::vector<Compiled> LlvmCompiler::take_done() {
   std::lock_guard lock(impl_->mu);
   impl_->has_done.store(false, std::memory_order_relaxed);
   return std::exchange(impl_->done, {});
 }
 
-void Compiler::release(uint64_t id) {
+void LlvmCompiler::release(uint64_t id) {
   llvm::orc::ResourceTrackerSP rt;
   {
     std::lock_guard lock(impl_->mu);
@@ -419,5 +429,7 @@ void Compiler::release(uint64_t id) {
   }
   llvm::consumeError(rt->remove());
 }
+
+extern "C" Compiler* brisk_tier2_create(const Compiler::Options& opt) { return new LlvmCompiler(opt); }
 
 }  // namespace brisk::tier2

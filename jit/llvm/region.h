@@ -36,6 +36,8 @@ struct Compiled {
   uint64_t nanoseconds = 0;
 };
 
+// The compiler lives in its own module, brisk_tier2.so (LLVM and all), which brisk loads only when
+// the tier is on: a run without it does not load or relocate libLLVM (jit/llvm/loader.cpp).
 class Compiler {
  public:
   struct Options {
@@ -44,27 +46,25 @@ class Compiler {
     // Called on the background thread after each compilation, so that the owner looks soon.
     std::function<void()> on_done;
   };
-  explicit Compiler(const Options& opt);
+  // Loads the module and makes a compiler; nullptr with `error` set if it cannot.
+  static std::unique_ptr<Compiler> load(const Options& opt, std::string& error);
   // False in the child of a host fork of a process that had a compiler: LLVM's state may be
   // half-changed there by a thread that did not come along.
   static bool available();
-  ~Compiler();
-  Compiler(const Compiler&) = delete;
-  Compiler& operator=(const Compiler&) = delete;
 
+  virtual ~Compiler() = default;
   // Compiles the region of `plan` on the calling thread (the background thread, and tests).
-  Compiled compile(uint64_t id, const jit::BlockPlan& plan);
+  virtual Compiled compile(uint64_t id, const jit::BlockPlan& plan) = 0;
   // Queues it for the background thread, which starts with the first.
-  void submit(uint64_t id, const jit::BlockPlan& plan);
+  virtual void submit(uint64_t id, const jit::BlockPlan& plan) = 0;
   // Whether compiled regions wait for take_done: one relaxed load, for the exec loop.
-  bool has_done() const;
-  std::vector<Compiled> take_done();
+  virtual bool has_done() const = 0;
+  virtual std::vector<Compiled> take_done() = 0;
   // Frees the code of region `id`, which nothing may run or jump to any more.
-  void release(uint64_t id);
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  virtual void release(uint64_t id) = 0;
 };
+
+// The module's one entry point, which Compiler::load looks up.
+extern "C" Compiler* brisk_tier2_create(const Compiler::Options& opt);
 
 }  // namespace brisk::tier2

@@ -61,7 +61,8 @@ constexpr unsigned kBody = 6;  // instructions per iteration
 class Tier2 : public ::testing::Test {
  protected:
   FlatMemory mem;
-  tier2::Compiler compiler{{}};
+  std::string error;
+  std::unique_ptr<tier2::Compiler> compiler = tier2::Compiler::load({}, error);
 
   void SetUp() override {
     std::memcpy(mem.bytes.data() + kLoop, kPrefixSum, sizeof kPrefixSum);
@@ -81,7 +82,11 @@ class Tier2 : public ::testing::Test {
     jit::BlockPlan plan;
     EXPECT_TRUE(jit::plan_block(h, jit::PlanConfig{}, plan));
     EXPECT_EQ(plan.insns.size(), std::size(kPrefixSum));
-    tier2::Compiled c = compiler.compile(1, plan);
+    if (!compiler) {
+      ADD_FAILURE() << error;
+      return nullptr;
+    }
+    tier2::Compiled c = compiler->compile(1, plan);
     EXPECT_TRUE(c.fn) << c.error;
     return c.fn;
   }
@@ -149,7 +154,11 @@ TEST_F(Tier2, AFaultingLoadLeavesTheExactStateOfTheInterpreter) {
 }
 
 TEST(Tier2Compiler, AFailedCompilationSaysWhyAndGivesNoCode) {
-  tier2::Compiler failing({.inject_failure = true});
+  std::string error;
+  tier2::Compiler::Options opt;
+  opt.inject_failure = true;
+  std::unique_ptr<tier2::Compiler> failing = tier2::Compiler::load(opt, error);
+  ASSERT_TRUE(failing) << error;
   jit::BlockPlan plan;
   plan.pc = plan.end_pc = 0x1000;
   jit::PlanInsn p;
@@ -157,7 +166,7 @@ TEST(Tier2Compiler, AFailedCompilationSaysWhyAndGivesNoCode) {
   p.pc = 0x1000;
   plan.insns.push_back(p);
   plan.end_pc = 0x1004;
-  const tier2::Compiled c = failing.compile(7, plan);
+  const tier2::Compiled c = failing->compile(7, plan);
   EXPECT_EQ(c.fn, nullptr);
   EXPECT_EQ(c.id, 7u);
   EXPECT_NE(c.error.find("brisk_tier2_injected_failure"), std::string::npos) << c.error;
