@@ -153,6 +153,25 @@ TEST_F(Tier2, AFaultingLoadLeavesTheExactStateOfTheInterpreter) {
   for (unsigned r = 0; r < 32; r++) EXPECT_EQ(h.x[r], ref.x[r]) << "x" << r;
 }
 
+// A store that overwrote the running block's code (Hart::code_written, which JitEngine::invalidate
+// sets) ends the region right after the store, as it ends a baseline block.
+TEST_F(Tier2, AStoreOverTheRunningCodeLeavesRightAfterIt) {
+  Hart h;
+  start(h, 0x8000, 10);
+  tier2::RegionFn fn = compile(h);
+  ASSERT_TRUE(fn);
+  h.x[kA1] = 7;
+  h.code_written = true;
+  EXPECT_EQ(fn(&h), x64::kExitDispatch);
+  EXPECT_FALSE(h.code_written);
+  EXPECT_EQ(h.pc, kLoop + 12);  // the addi after the sd
+  EXPECT_EQ(h.instret, 103u);
+  uint64_t stored;
+  std::memcpy(&stored, mem.bytes.data() + 0x8000, 8);
+  EXPECT_EQ(stored, 7u);  // 7 + table[0] = 7 + 0
+  EXPECT_EQ(h.x[kA0], 0x8000u);
+}
+
 TEST(Tier2Compiler, AFailedCompilationSaysWhyAndGivesNoCode) {
   std::string error;
   tier2::Compiler::Options opt;
