@@ -43,6 +43,12 @@ struct PlanConfig {
   uint8_t insn_events = 0;
   uint8_t (*classify)(const Insn&) = nullptr;
   bool counts() const { return count_events || insn_events; }
+  // Whether a translation of this key may tier up to the LLVM tier (jit/llvm/region.h): only one
+  // that counts, records, reports and checks nothing, so that every recording rule holds there by
+  // construction and the key (which has the instrumentation) decides.
+  bool tiers_up() const {
+    return !counts() && !record_mask && !report_retired && !record_transfers && !exec_triggers && !mem_triggers;
+  }
 };
 
 // How one control transfer changes the CTR buffer (csr/ctr.cpp, ctr::record).

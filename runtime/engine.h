@@ -40,6 +40,10 @@ struct EngineOptions {
   // The machine's instruction classes (bit k: Hart::insn_events[k]), which the JIT counts per block
   // while Hart::insn_event_mask selects them; nullptr: none.
   uint8_t (*insn_events)(const Insn&) = nullptr;
+  // The LLVM tier (jit/llvm/region.h, user mode only): blocks entered tier2_threshold times (0: at
+  // once) are compiled in the background and entered through their region from then on.
+  bool tier2 = false;
+  uint32_t tier2_threshold = 1000;
 };
 
 // Throws brisk::Error for an unknown engine.

@@ -214,8 +214,17 @@ inline bool access_triggers(Hart& h, uint64_t va, unsigned size, uint8_t access)
   return !h.csr.triggers.memory || trigger::check_access(h, va, size, access);
 }
 
+// In the bitcode of the LLVM tier (jit/llvm/region.cpp) the accessor stays a call: a host fault on
+// flat memory inside it then finds pc, instret and the registers written back to the hart, as a
+// helper's does, while region code keeps them in SSA values everywhere else.
+#ifdef BRISK_TIER2_BITCODE
+#define BRISK_GUEST_ACCESS [[gnu::noinline]]
+#else
+#define BRISK_GUEST_ACCESS
+#endif
+
 template <typename T>
-inline bool mem_load(Hart& h, uint64_t va, T& out) {
+BRISK_GUEST_ACCESS inline bool mem_load(Hart& h, uint64_t va, T& out) {
   if (!access_triggers(h, va, sizeof(T), trigger::kLoad)) [[unlikely]]
     return false;
   if (va < h.mem_limit) [[likely]] {
@@ -226,7 +235,7 @@ inline bool mem_load(Hart& h, uint64_t va, T& out) {
 }
 
 template <typename T>
-inline bool mem_store(Hart& h, uint64_t va, T value) {
+BRISK_GUEST_ACCESS inline bool mem_store(Hart& h, uint64_t va, T value) {
   if (!access_triggers(h, va, sizeof(T), trigger::kStore)) [[unlikely]]
     return false;
   if (va < h.mem_limit) [[likely]] {

@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -52,6 +54,24 @@ JitEngine::JitEngine(const EngineOptions& opt)
     tramp_[static_cast<unsigned>(x64::ctr_recording(mask))] = x64::emit_trampolines(arena_, host_regs(mask));
   arena_start_ = arena_.cursor();
   if (opt_.perf_map) perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
+  if (opt_.tier2 && tier2::Compiler::available()) {
+    // BRISK_TIER2_SELFTEST=fail (tests only): LLVM fails on every region, to show what brisk does then.
+    const char* selftest = std::getenv("BRISK_TIER2_SELFTEST");
+    tier2::Compiler::Options o;
+    o.inject_failure = selftest && std::string_view(selftest) == "fail";
+    // A loop running chained never comes back to the exec loop, which enters the new regions: ask
+    // its hart to leave at the next block boundary (Hart::request_exit, from another thread).
+    o.on_done = [this] {
+      if (Hart* h = running_.load(std::memory_order_acquire))
+        std::atomic_ref<uint64_t>(h->deadline).store(0, std::memory_order_relaxed);
+    };
+    std::string error;
+    tier2_ = tier2::Compiler::load(o, error);
+    if (!tier2_) {
+      static std::atomic<bool> said{false};
+      if (!said.exchange(true)) diag_print("brisk: tier 2: LLVM is not available; everything stays in the baseline tier: {}\n", error);
+    }
+  }
 }
 
 std::string JitEngine::summary() const {
@@ -61,10 +81,24 @@ std::string JitEngine::summary() const {
       stats_.blocks, (arena_.used() + 1023) / 1024, stats_.links, stats_.dispatches, stats_.table_lookups,
       stats_.invalidated, stats_.flushes);
   if (ctr_sites_.size()) s += fmt::format(", {} CTR sites", ctr_sites_.size());
+  if (opt_.tier2) {
+    const double share = stats_.translated_insns ? 100.0 * stats_.tier2_insns / stats_.translated_insns : 0;
+    s += fmt::format("; tier 2: {} regions compiled in {:.3f} s ({} failed), {} of the {} instructions run in "
+                     "translated code ({:.1f}%)",
+                     stats_.regions, stats_.compile_ns / 1e9, stats_.region_failures, stats_.tier2_insns,
+                     stats_.translated_insns, share);
+  }
   return s;
 }
 
 void JitEngine::after_fork() {
+  // The compiler's thread did not come along: its state may be half-changed, so it is left alone
+  // (leaked, not destroyed), and the regions entered so far stay, their code copied with the rest.
+  if (tier2_) {
+    (void)tier2_.release();
+    compiling_.clear();
+    dead_regions_.clear();
+  }
   if (!perf_map_) return;
   std::fflush(perf_map_);
   // The parent's map is open for writing only: read it through a descriptor of its own.
@@ -154,7 +188,12 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   b->mode = key.mode;
   b->max_insns = max_insns;
   if (!jit::plan_block(h, plan_config(h, max_insns), b->bc.plan)) return nullptr;
-  const x64::TranslateConfig cfg = config(h);
+  x64::TranslateConfig cfg = config(h);
+  const bool hot_count = tiers_up(h, *b) && opt_.tier2_threshold;
+  if (hot_count) {
+    b->heat = opt_.tier2_threshold;
+    cfg.hot_counter = &b->heat;
+  }
   const x64::Trampolines& tramp = trampolines(b->bc.plan.cfg.recording_mask());
   try {
     x64::translate(arena_, tramp, cfg, b->bc);
@@ -162,6 +201,7 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
     flush_all(h);
     x64::translate(arena_, tramp, cfg, b->bc);
   }
+  b->entry = b->bc.code;
   Block* raw = b.get();
   all_.push_back(std::move(b));
   blocks_[key] = raw;
@@ -185,6 +225,7 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   if (perf_map_)
     fmt::print(perf_map_, "{:x} {:x} guest_{:x}_{}\n", reinterpret_cast<uintptr_t>(raw->bc.code), raw->bc.size,
                raw->bc.plan.pc, raw->bc.plan.insns.size());
+  if (tiers_up(h, *raw) && !hot_count) tier_up(raw);  // a threshold of 0
   return raw;
 }
 
@@ -216,7 +257,7 @@ void JitEngine::flush_lookup(Hart& h, uint64_t va) {
 }
 
 void JitEngine::link(Block* from, unsigned exit, Block* to) {
-  patch_jump(from->bc.code + from->bc.exits[exit].jmp_off, to->bc.code);
+  patch_jump(from->bc.code + from->bc.exits[exit].jmp_off, to->entry);
   to->incoming.emplace_back(from, exit);
   stats_.links++;
 }
@@ -227,13 +268,16 @@ void JitEngine::drop(Block* b) {
   blocks_.erase(Key{b->bc.plan.pc, b->pa, b->mode, b->max_insns});
   if (Recent& r = recent_[x64::lookup_index(b->bc.plan.pc)]; r.block == b) r = Recent{};
   by_code_.erase(b->bc.code);
+  // Its region, queued or entered: the code of an entered one may be running (a store in it dropped
+  // its block), so it is freed once it has returned.
+  if (b->region && !compiling_.erase(b->region) && b->entry != b->bc.code) dead_regions_.push_back(b->region);
   // Whoever jumps here directly goes back to its unlinked stub, and so to the exec loop.
   for (auto [src, exit] : b->incoming)
     if (src->valid) patch_jump(src->bc.code + src->bc.exits[exit].jmp_off, src->bc.code + src->bc.exits[exit].stub_off);
   b->incoming.clear();
   for (auto& [key, table] : lookups_) {
     auto& e = (*table)[x64::lookup_index(b->bc.plan.pc)];
-    if (e.code == b->bc.code) e = {};
+    if (e.code == b->entry) e = {};
   }
   stats_.invalidated++;
 }
@@ -270,6 +314,14 @@ void JitEngine::flush_all(Hart& h) {
   // again, bounded by what fits in the code cache.
   ctr::sync_ring(h);
   ctr_sites_.clear();
+  // No code jumps to a region now, and none runs (the exec loop flushes).
+  if (tier2_) {
+    for (const Region& r : regions_) tier2_->release(r.id);
+    for (uint64_t id : dead_regions_) tier2_->release(id);
+  }
+  regions_.clear();
+  dead_regions_.clear();
+  compiling_.clear();
   stats_.flushes++;
   for (uint64_t page : pages) h.env->unwatch_code(page);
 }
@@ -360,17 +412,32 @@ bool JitEngine::step_to_deadline(Hart& h, TrapHandler& traps) {
 }
 
 uint32_t JitEngine::enter(Hart& h) {
+  if (tier2_) {
+    running_.store(&h, std::memory_order_release);
+    install_regions();
+  }
   Block* b = block_for(h);
   if (!b) return x64::kExitTrap;
   LookupTable& lookup = lookup_for(h, b->mode);
-  lookup[x64::lookup_index(h.pc)] = {h.pc, b->bc.code};
+  lookup[x64::lookup_index(h.pc)] = {h.pc, b->entry};
   h.jit_lookup = lookup.data();
   h.code_written = false;  // whatever set it outside translated code has no store to follow
   h.ctr_ring.sites = &ctr_sites_;  // the sites of the records it makes
-  const uint32_t exit = [&] {
-    GuestCode guest;
-    return trampolines(b->bc.plan.cfg.recording_mask()).enter(&h, b->bc.code);
-  }();
+  const uint64_t before = h.instret;
+  uint32_t exit;
+  for (;;) {
+    exit = [&] {
+      GuestCode guest;
+      return trampolines(b->bc.plan.cfg.recording_mask()).enter(&h, b->entry);
+    }();
+    if (exit != x64::kExitHot) break;
+    // A block reached the threshold where translated code left, before it started: queued, it goes
+    // on in the baseline meanwhile.
+    b = block_for(h);
+    if (!b) return x64::kExitTrap;
+    tier_up(b);
+  }
+  stats_.translated_insns += h.instret - before;
   if (exit == x64::kExitLink) {
     Block* to = block_for(h);  // first: translating may flush, and `from` with it
     // The fetch faulted: that trap now, not a second fetch (and a second TLB miss counted).
@@ -385,6 +452,71 @@ uint32_t JitEngine::enter(Hart& h) {
     }
   }
   return exit;
+}
+
+bool JitEngine::tiers_up(const Hart& h, const Block& b) const {
+  // User mode only (flat memory): system mode's MMU and inline TLB are not in region code yet.
+  // Shortened blocks (the lockstep checker's) are other translations, never entered through links.
+  return tier2_ && h.mem_limit && b.max_insns == 0 && b.bc.plan.cfg.tiers_up();
+}
+
+void JitEngine::tier_up(Block* b) {
+  if (!tier2_ || b->region) return;
+  b->region = ++last_region_;
+  compiling_[b->region] = b;
+  tier2_->submit(b->region, b->bc.plan);
+}
+
+uint32_t JitEngine::run_region(Hart* h, const void* region) {
+  const auto& r = *static_cast<const Region*>(region);
+  const uint64_t before = h->instret;
+  const uint32_t exit = r.fn(h);
+  *r.retired += h->instret - before;
+  return exit;
+}
+
+void JitEngine::install_regions() {
+  for (uint64_t id : dead_regions_) tier2_->release(id);
+  dead_regions_.clear();
+  if (!tier2_->has_done()) return;
+  for (tier2::Compiled& c : tier2_->take_done()) {
+    stats_.compile_ns += c.nanoseconds;
+    auto it = compiling_.find(c.id);
+    Block* b = it == compiling_.end() ? nullptr : it->second;
+    if (b) compiling_.erase(it);
+    if (!c.fn) {
+      // Its block keeps its baseline code (and its region id, so it is not queued again).
+      stats_.region_failures++;
+      static std::atomic<bool> said{false};
+      if (!said.exchange(true))
+        diag_print("brisk: tier 2: LLVM could not compile a region; its code stays in the baseline tier: {}\n",
+                   c.error);
+      continue;
+    }
+    if (!b) {  // dropped while it compiled
+      tier2_->release(c.id);
+      continue;
+    }
+    const uint32_t mask = b->bc.plan.cfg.recording_mask();
+    Region& r = regions_.emplace_back(Region{c.fn, &stats_.tier2_insns, c.id});
+    uint8_t* stub;
+    try {
+      stub = x64::emit_region_entry(arena_, trampolines(mask), host_regs(mask), run_region, &r);
+    } catch (const std::length_error&) {  // the next translation flushes the cache
+      regions_.pop_back();
+      tier2_->release(c.id);
+      continue;
+    }
+    stats_.regions++;
+    // Published on this thread, outside translated code: whatever entered the block enters the region.
+    b->entry = stub;
+    for (auto [src, exit] : b->incoming)
+      if (src->valid) patch_jump(src->bc.code + src->bc.exits[exit].jmp_off, stub);
+    for (auto& [key, table] : lookups_) {
+      auto& e = (*table)[x64::lookup_index(b->bc.plan.pc)];
+      if (e.code == b->bc.code) e.code = stub;
+    }
+  }
 }
 
 void JitEngine::run(Hart& h, TrapHandler& traps) {

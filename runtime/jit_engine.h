@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <deque>
 #include <map>
@@ -10,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "jit/llvm/region.h"
 #include "jit/x64/translator.h"
 #include "runtime/engine.h"
 #include "runtime/host_fault.h"
@@ -52,7 +54,13 @@ class JitEngine final : public Engine, public HostFaultHooks {
     // Blocks the exec loop looked up (translated code left to it), and those the cache in front
     // of the block table (recent_) missed.
     uint64_t dispatches = 0, table_lookups = 0;
+    // The LLVM tier: regions compiled and those LLVM failed on, the host time spent compiling, and
+    // the instructions retired in region code out of those of every trip into translated code.
+    uint64_t regions = 0, region_failures = 0;
+    uint64_t compile_ns = 0;
+    uint64_t tier2_insns = 0, translated_insns = 0;
   };
+  const Stats& stats() const { return stats_; }
 
  private:
   struct Block {
@@ -62,7 +70,18 @@ class JitEngine final : public Engine, public HostFaultHooks {
     unsigned max_insns = 0;
     bool valid = true;
     std::vector<std::pair<Block*, unsigned>> incoming;  // (source block, exit index) linked here
+    // Where links, lookup tables and the exec loop enter it: bc.code, or its tier-2 region's entry.
+    uint8_t* entry = nullptr;
+    uint32_t heat = 0;    // entries left before it tiers up (x64::TranslateConfig::hot_counter)
+    uint64_t region = 0;  // its tier-2 region's id, from when it is queued (0: none)
   };
+  // A compiled region, which its entry stub calls through run_region.
+  struct Region {
+    tier2::RegionFn fn;
+    uint64_t* retired;  // Stats::tier2_insns
+    uint64_t id;
+  };
+  static uint32_t run_region(Hart* h, const void* region);
   // A shortened block (max_insns, for the lockstep checker) is another translation.
   struct Key {
     uint64_t pc, pa, mode;
@@ -99,6 +118,11 @@ class JitEngine final : public Engine, public HostFaultHooks {
   std::pair<Block*, const x64::FaultSite*> fault_site_at(const void* host) const;
   // Interprets up to the deadline; false if a trap handler said stop.
   bool step_to_deadline(Hart& h, TrapHandler& traps);
+  // The LLVM tier: whether b may tier up, queuing it for compilation, and entering the regions that
+  // are ready (from the exec loop, where no translated code runs, on the engine's own thread).
+  bool tiers_up(const Hart& h, const Block& b) const;
+  void tier_up(Block* b);
+  void install_regions();
 
   EngineOptions opt_;
   x64::CodeArena arena_;
@@ -125,6 +149,14 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // The execute-trigger configuration the blocks translated with an execute trigger armed were
   // made for (trigger::State::exec_epoch; 0: none).
   uint64_t exec_epoch_ = 0;
+  // The LLVM tier (nullptr: off, or in a forked child, whose copy lacks the compiler's thread), and
+  // the hart last run, which the compiler's thread asks to come back to the exec loop.
+  std::atomic<Hart*> running_{nullptr};
+  std::unique_ptr<tier2::Compiler> tier2_;
+  uint64_t last_region_ = 0;
+  std::map<uint64_t, Block*> compiling_;  // queued regions by id, while their blocks are valid
+  std::deque<Region> regions_;            // entered ones, until a code-cache flush
+  std::vector<uint64_t> dead_regions_;    // entered ones whose block was dropped: freed once they return
   Interpreter interp_;  // for the last few instructions before a deadline
   Stats stats_;
   FILE* perf_map_ = nullptr;

@@ -334,10 +334,11 @@ static Status cbo_manage(Hart& h, const Insn& i, uint64_t field) {
   if (h.env->probe(h, va, 1, false, host) != HartEnv::Target::Fault) return Status::Next;
   return cbo_access(h, i) ? Status::Next : Status::Trap;
 }
-Status sem_CBO_CLEAN(Hart& h, const Insn& i) { return cbo_manage(h, i, csr::ENVCFG_CBCFE); }
-Status sem_CBO_FLUSH(Hart& h, const Insn& i) { return cbo_manage(h, i, csr::ENVCFG_CBCFE); }
-Status sem_CBO_INVAL(Hart& h, const Insn& i) { return cbo_manage(h, i, csr::ENVCFG_CBIE); }
-Status sem_CBO_ZERO(Hart& h, const Insn& i) {
+// They touch flat memory themselves: calls in region code, as the guest accessor (runtime/hart.h).
+BRISK_GUEST_ACCESS Status sem_CBO_CLEAN(Hart& h, const Insn& i) { return cbo_manage(h, i, csr::ENVCFG_CBCFE); }
+BRISK_GUEST_ACCESS Status sem_CBO_FLUSH(Hart& h, const Insn& i) { return cbo_manage(h, i, csr::ENVCFG_CBCFE); }
+BRISK_GUEST_ACCESS Status sem_CBO_INVAL(Hart& h, const Insn& i) { return cbo_manage(h, i, csr::ENVCFG_CBIE); }
+BRISK_GUEST_ACCESS Status sem_CBO_ZERO(Hart& h, const Insn& i) {
   if (!cmo_enabled(h, csr::ENVCFG_CBZE)) return h.illegal(i);
   if (!cbo_triggers(h, rs1(h, i))) return Status::Trap;
   volatile uint8_t* p = cbo_access(h, i);

@@ -341,6 +341,18 @@ void add_user_options(CLI::App* cmd, UserArgs& a) {
       ->check(CLI::Range(1u, brisk::LinuxUser::kMaxCpus));
   add_limit_options(cmd, a.limits);
   add_engine_options(cmd, a.user.engine);
+  // brisk system has no such options: its MMU and inline TLB are not in region code yet.
+  cmd->add_option_function<std::string>(
+         "--tier2", [&a](const std::string& v) { a.user.engine.tier2 = v == "on"; },
+         "The LLVM tier (user mode only): compile hot blocks with LLVM in the background and run them there "
+         "(default off)")
+      ->check(CLI::IsMember({"off", "on"}))
+      ->type_name("off|on");
+  cmd->add_option("--tier2-threshold", a.user.engine.tier2_threshold,
+                  "Entries of a block before --tier2=on compiles it (0: every block at once)")
+      ->capture_default_str()
+      ->type_name("N")
+      ->group("Tuning");
   a.argv0 = cmd->add_option("--argv0", a.argv0_name, "Give the program NAME as argv[0] instead of PROG (like qemu-riscv64 -0)")
                 ->type_name("NAME");
   // How brisk execs itself for a guest's execve (runtime/linux_process.cpp): in a forked child, and

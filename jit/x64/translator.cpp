@@ -95,6 +95,25 @@ HostRegs host_regs(unsigned jit_regs, uint32_t record_mask) {
 
 namespace {
 
+// Jumps to the translated code for the pc in rax if the lookup table has it; falls through if not.
+// Clobbers rcx and rdx.
+void probe_lookup(x86::Assembler& a) {
+  Label miss = a.newLabel();
+  a.mov(x86::ecx, x86::eax);
+  a.shr(x86::ecx, Imm(12 - kLookupSlotBits));
+  a.and_(x86::ecx, Imm(((1u << kLookupPageBits) - 1) << kLookupSlotBits));
+  a.mov(x86::edx, x86::eax);
+  a.shr(x86::edx, Imm(1));
+  a.and_(x86::edx, Imm((1u << kLookupSlotBits) - 1));
+  a.or_(x86::ecx, x86::edx);
+  a.shl(x86::ecx, Imm(4));  // sizeof(LookupEntry)
+  a.mov(x86::rdx, hart_q(offsetof(Hart, jit_lookup)));
+  a.cmp(x86::qword_ptr(x86::rdx, x86::rcx), x86::rax);
+  a.jne(miss);
+  a.jmp(x86::qword_ptr(x86::rdx, x86::rcx, 0, 8));
+  a.bind(miss);
+}
+
 // The hart's copies of what translated code keeps in host registers, loaded on the way in (and after
 // helper calls) and stored on the way out (and before them: the registers are loaded again before
 // translated code goes on).
@@ -229,6 +248,7 @@ class BlockEmitter {
       : a_(a), cfg_(cfg), tramp_(t), b_(b), plan_(b.plan) {}
 
   void emit() {
+    if (cfg_.hot_counter) emit_hot_count();
     if (cfg_.deadlines) emit_deadline_check();
     const size_t n = plan_.insns.size();
     for (idx_ = 0; idx_ < n; idx_++) {
@@ -436,6 +456,19 @@ class BlockEmitter {
     });
   }
 
+  // Counts the entry for the LLVM tier; the one that reaches zero leaves before the block.
+  void emit_hot_count() {
+    Label hot = a_.newLabel();
+    a_.mov(x86::rax, Imm(reinterpret_cast<uint64_t>(cfg_.hot_counter)));
+    a_.sub(x86::dword_ptr(x86::rax), Imm(1));
+    a_.jz(hot);
+    slow_paths_.push_back([this, hot] {
+      a_.bind(hot);
+      set_pc(plan_.pc);
+      exit_with(kExitHot);
+    });
+  }
+
   // --- Smctr: the recording point of translated code ---
   static Mem ctr_q(size_t field) { return hart_q(kCtr + field); }
   // Field `field` (`size` bytes of it) of the physical entry at byte offset `at`.
@@ -545,7 +578,7 @@ class BlockEmitter {
       // Until the exec loop links this exit (never, for another page in system mode), the lookup
       // table usually knows the target.
       a_.mov(x86::rax, Imm(target));
-      probe_lookup();
+      x64::probe_lookup(a_);
       set_pc(target);
       // System mode links only within a page (JitEngine::enter): another page's target is dispatched.
       if (!cfg_.flat_limit && (target ^ plan_.pc) >> 12) return exit_with(kExitDispatch);
@@ -559,26 +592,9 @@ class BlockEmitter {
   void emit_indirect_exit(unsigned retired, const jit::PlanInsn* last) {
     emit_exit_events(last, false);
     add_instret(pending_ + retired);
-    probe_lookup();
+    x64::probe_lookup(a_);
     a_.mov(kPc, x86::rax);
     exit_with(kExitDispatch);
-  }
-  // Jumps to the translated code for the pc in rax if the lookup table has it; falls through if not.
-  void probe_lookup() {
-    Label miss = a_.newLabel();
-    a_.mov(x86::ecx, x86::eax);
-    a_.shr(x86::ecx, Imm(12 - kLookupSlotBits));
-    a_.and_(x86::ecx, Imm(((1u << kLookupPageBits) - 1) << kLookupSlotBits));
-    a_.mov(x86::edx, x86::eax);
-    a_.shr(x86::edx, Imm(1));
-    a_.and_(x86::edx, Imm((1u << kLookupSlotBits) - 1));
-    a_.or_(x86::ecx, x86::edx);
-    a_.shl(x86::ecx, Imm(4));  // sizeof(LookupEntry)
-    a_.mov(x86::rdx, hart_q(offsetof(Hart, jit_lookup)));
-    a_.cmp(x86::qword_ptr(x86::rdx, x86::rcx), x86::rax);
-    a_.jne(miss);
-    a_.jmp(x86::qword_ptr(x86::rdx, x86::rcx, 0, 8));
-    a_.bind(miss);
   }
 
   void emit_terminator(const jit::PlanInsn& p) {
@@ -1464,6 +1480,31 @@ void translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig
       },
       &size);
   out.size = size;
+}
+
+uint8_t* emit_region_entry(CodeArena& arena, const Trampolines& tramp, const HostRegs& regs, RegionRunFn run,
+                           const void* region) {
+  return emit_at_cursor(arena, [&](x86::Assembler& a, CodeHolder&) {
+    Label leave = a.newLabel();
+    // Region code is C++ semantics: the hart holds everything, as around a helper call. rsp is
+    // aligned for calls here, as in a block.
+    fold_fp_flags(a, x86::rdx, x86::rcx);
+    a.mov(kInstret, kInstretReg);
+    store_mapped(a, regs);
+    a.mov(x86::rdi, kHart);
+    a.mov(x86::rsi, Imm(reinterpret_cast<uint64_t>(region)));
+    a.mov(x86::rax, Imm(reinterpret_cast<uint64_t>(run)));
+    a.call(x86::rax);
+    load_mapped(a, regs);
+    a.mov(kInstretReg, kInstret);
+    a.cmp(x86::eax, Imm(kExitRegionNext));
+    a.jne(leave);
+    a.mov(x86::rax, kPc);
+    probe_lookup(a);
+    a.mov(x86::eax, Imm(kExitDispatch));
+    a.bind(leave);
+    a.jmp(Imm(reinterpret_cast<uint64_t>(tramp.exit)));
+  });
 }
 
 }  // namespace brisk::x64

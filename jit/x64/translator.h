@@ -36,6 +36,10 @@ enum JitExit : uint32_t {
   kExitStop = 3,      // a helper asked the exec loop to stop
   kExitLink = 16,     // continue at hart.pc; the direct exit at hart.jit_exit_site may be linked to it
   kExitDeadline = 17, // the block at hart.pc could pass hart.deadline: it did not start
+  kExitHot = 18,      // the block at hart.pc reached the tier-2 threshold (TranslateConfig::hot_counter): it did not start
+  // Only from tier-2 region code (jit/llvm/region.h) to its entry stub: continue at hart.pc through
+  // the lookup table, as an indirect exit does.
+  kExitRegionNext = 19,
 };
 
 // hart.jit_lookup: kLookupEntries entries of {guest pc, host code}. The index puts the 64 slots of a
@@ -89,6 +93,9 @@ struct TranslateConfig {
   bool host_fma = false;
   unsigned priv = 0;  // the plan's events count into this privilege's counts
   ctr::SiteTable* ctr_sites = nullptr;  // where CtrRecording::Ring records' sites go
+  // The LLVM tier: every entry counts this down, and the one that reaches zero leaves with kExitHot
+  // before the block starts. nullptr: no count (the tier is off, or the block never tiers up).
+  uint32_t* hot_counter = nullptr;
 };
 
 // An inline memory access that may fault on the host: where it is and what state it stands for.
@@ -151,5 +158,13 @@ Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs);
 
 // Emits out.plan into the arena; throws std::length_error when the arena is full.
 void translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, BlockCode& out);
+
+// The entry of a tier-2 region (jit/llvm/region.h), for chained code, the lookup table and the exec
+// loop alike: writes back what translated code keeps in host registers, calls run(hart, region),
+// reloads, and goes on through the lookup table for kExitRegionNext or leaves with any other exit
+// code. Throws std::length_error when the arena is full.
+using RegionRunFn = uint32_t (*)(Hart* h, const void* region);
+uint8_t* emit_region_entry(CodeArena& arena, const Trampolines& tramp, const HostRegs& regs, RegionRunFn run,
+                           const void* region);
 
 }  // namespace brisk::x64

@@ -1,0 +1,70 @@
+// The LLVM tier (docs/architecture.md, "Engines and tiers"): compiles a hot region of guest code
+// with LLVM 19's ORC LLJIT, on a background thread, from the same block plan the baseline emits.
+// Each instruction is a call of its C++ semantic function (runtime/semantics.h) with its Insn as a
+// constant, inlined from the semantics' bitcode that the build embeds, so there is one meaning per
+// instruction and LLVM keeps the guest registers in SSA values between the calls it cannot inline.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "jit/block_plan.h"
+
+namespace brisk {
+struct Hart;
+}
+
+namespace brisk::tier2 {
+
+// A region's code: runs the region from hart.pc = its start, with pc, instret and every register in
+// the hart, and returns with them there and a JitExit code (jit/x64/translator.h): kExitRegionNext
+// to go on at hart.pc through the lookup table, or kExitDispatch, kExitTrap, kExitStop or
+// kExitDeadline as the baseline's exits mean them.
+using RegionFn = uint32_t (*)(Hart*);
+
+// A region today is one block plan: a block whose direct exits to its own start are the back edges
+// of a loop inside the region code (checking the deadline once per iteration, as a block entry does).
+struct Compiled {
+  uint64_t id = 0;
+  RegionFn fn = nullptr;  // nullptr: LLVM failed, and `error` says why
+  std::string error;
+  // Host time spent compiling. An integer: the exec loop adds it up, and host FP there would raise
+  // flags in MXCSR, which translated code takes for the guest's (runtime/fp.h).
+  uint64_t nanoseconds = 0;
+};
+
+// The compiler lives in its own module, brisk_tier2.so (LLVM and all), which brisk loads only when
+// the tier is on: a run without it does not load or relocate libLLVM (jit/llvm/loader.cpp).
+class Compiler {
+ public:
+  struct Options {
+    // Tests only: each region refers to a symbol nobody defines, so that LLVM's link fails.
+    bool inject_failure = false;
+    // Called on the background thread after each compilation, so that the owner looks soon.
+    std::function<void()> on_done;
+  };
+  // Loads the module and makes a compiler; nullptr with `error` set if it cannot.
+  static std::unique_ptr<Compiler> load(const Options& opt, std::string& error);
+  // False in the child of a host fork of a process that had a compiler: LLVM's state may be
+  // half-changed there by a thread that did not come along.
+  static bool available();
+
+  virtual ~Compiler() = default;
+  // Compiles the region of `plan` on the calling thread (the background thread, and tests).
+  virtual Compiled compile(uint64_t id, const jit::BlockPlan& plan) = 0;
+  // Queues it for the background thread, which starts with the first.
+  virtual void submit(uint64_t id, const jit::BlockPlan& plan) = 0;
+  // Whether compiled regions wait for take_done: one relaxed load, for the exec loop.
+  virtual bool has_done() const = 0;
+  virtual std::vector<Compiled> take_done() = 0;
+  // Frees the code of region `id`, which nothing may run or jump to any more.
+  virtual void release(uint64_t id) = 0;
+};
+
+// The module's one entry point, which Compiler::load looks up.
+extern "C" Compiler* brisk_tier2_create(const Compiler::Options& opt);
+
+}  // namespace brisk::tier2

@@ -1,0 +1,195 @@
+// The LLVM tier (jit/llvm/region.h): a region compiled from a block plan and run on a hart must
+// leave the state the interpreter leaves, at the same instruction (a trap, the deadline), and a
+// region LLVM cannot compile must say why instead of giving code.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "csr_harness.h"
+#include "jit/llvm/region.h"
+#include "jit/x64/translator.h"
+#include "runtime/interp.h"
+
+namespace brisk::test {
+namespace {
+
+// Flat guest memory as user mode has it; accesses past the end raise page faults through the env.
+struct FlatMemory : NoMemory {
+  std::vector<uint8_t> bytes = std::vector<uint8_t>(1 << 16);
+  bool load(Hart& h, uint64_t va, void*, unsigned) override { return (h.raise(cause::kLoadPageFault, va), false); }
+  bool store(Hart& h, uint64_t va, const void*, unsigned) override {
+    return (h.raise(cause::kStoreAmoPageFault, va), false);
+  }
+  bool fetch16(Hart&, uint64_t va, uint16_t& out) override {
+    if (va + 2 > bytes.size()) return false;
+    std::memcpy(&out, bytes.data() + va, 2);
+    return true;
+  }
+  bool fetch_address(Hart&, uint64_t va, uint64_t& pa) override { return (pa = va, true); }
+};
+
+constexpr uint32_t r_type(uint32_t f7, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op) {
+  return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
+}
+constexpr uint32_t i_type(int32_t imm, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op) {
+  return uint32_t(imm & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
+}
+constexpr uint32_t s_type(int32_t imm, uint32_t rs2, uint32_t rs1, uint32_t f3) {
+  return uint32_t(imm >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | uint32_t(imm & 0x1f) << 7 | 0x23;
+}
+constexpr uint32_t b_type(int32_t off, uint32_t rs2, uint32_t rs1, uint32_t f3) {
+  const uint32_t o = static_cast<uint32_t>(off);
+  return (o >> 12 & 1) << 31 | (o >> 5 & 0x3f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (o >> 1 & 0xf) << 8 |
+         (o >> 11 & 1) << 7 | 0x63;
+}
+constexpr unsigned kT0 = 5, kA0 = 10, kA1 = 11, kA2 = 12;
+
+// A prefix sum over a2 doublewords at a0, then ecall: one block whose bne goes back to its start.
+constexpr uint64_t kLoop = 0x1000;
+constexpr uint32_t kPrefixSum[] = {
+    i_type(0, kA0, 3, kT0, 0x03),         // ld   t0, 0(a0)
+    r_type(0, kT0, kA1, 0, kA1, 0x33),    // add  a1, a1, t0
+    s_type(0, kA1, kA0, 3),               // sd   a1, 0(a0)
+    i_type(8, kA0, 0, kA0, 0x13),         // addi a0, a0, 8
+    i_type(-1, kA2, 0, kA2, 0x13),        // addi a2, a2, -1
+    b_type(-20, 0, kA2, 1),               // bne  a2, zero, loop
+    0x00000073,                           // ecall
+};
+constexpr unsigned kBody = 6;  // instructions per iteration
+
+class Tier2 : public ::testing::Test {
+ protected:
+  FlatMemory mem;
+  std::string error;
+  std::unique_ptr<tier2::Compiler> compiler = tier2::Compiler::load({}, error);
+
+  void SetUp() override {
+    std::memcpy(mem.bytes.data() + kLoop, kPrefixSum, sizeof kPrefixSum);
+    for (uint64_t k = 0; k < 64; k++) std::memcpy(mem.bytes.data() + 0x8000 + 8 * k, &k, 8);
+  }
+  void start(Hart& h, uint64_t array, uint64_t n) {
+    h.env = &mem;
+    csr::reset(h);
+    h.mem_base = mem.bytes.data();
+    h.mem_limit = mem.bytes.size();
+    h.pc = kLoop;
+    h.instret = 100;
+    h.x[kA0] = array;
+    h.x[kA2] = n;
+  }
+  tier2::RegionFn compile(Hart& h) {
+    jit::BlockPlan plan;
+    EXPECT_TRUE(jit::plan_block(h, jit::PlanConfig{}, plan));
+    EXPECT_EQ(plan.insns.size(), std::size(kPrefixSum));
+    if (!compiler) {
+      ADD_FAILURE() << error;
+      return nullptr;
+    }
+    tier2::Compiled c = compiler->compile(1, plan);
+    EXPECT_TRUE(c.fn) << c.error;
+    return c.fn;
+  }
+  // The interpreter's run from the same state, to the first trap.
+  void interpret(Hart& h) {
+    Interpreter interp;
+    while (interp.step(h) != Status::Trap) {
+    }
+  }
+};
+
+TEST_F(Tier2, ALoopRegionEndsInTheStateTheInterpreterReaches) {
+  Hart h, ref;
+  start(h, 0x8000, 10);
+  tier2::RegionFn fn = compile(h);
+  ASSERT_TRUE(fn);
+  const std::vector<uint8_t> before = mem.bytes;
+  EXPECT_EQ(fn(&h), x64::kExitTrap);  // at the ecall, after ten iterations around the back edge
+  const std::vector<uint8_t> after = std::exchange(mem.bytes, before);
+  start(ref, 0x8000, 10);
+  interpret(ref);
+  EXPECT_EQ(h.trap.cause, cause::kEcallFromM);
+  EXPECT_EQ(h.pc, kLoop + 4 * kBody);
+  EXPECT_EQ(h.instret, 100u + 10 * kBody);
+  EXPECT_EQ(h.x[kA1], 45u);
+  EXPECT_EQ(h.pc, ref.pc);
+  EXPECT_EQ(h.instret, ref.instret);
+  for (unsigned r = 0; r < 32; r++) EXPECT_EQ(h.x[r], ref.x[r]) << "x" << r;
+  EXPECT_TRUE(after == mem.bytes);  // the prefix sums stored
+}
+
+TEST_F(Tier2, ALoopRegionStopsBeforeAnIterationThatWouldPassTheDeadline) {
+  Hart h;
+  start(h, 0x8000, 10);
+  tier2::RegionFn fn = compile(h);
+  ASSERT_TRUE(fn);
+  // Three iterations fit (the check counts the whole block, ecall included), the fourth does not.
+  h.deadline = 100 + 3 * kBody + std::size(kPrefixSum) - 1;
+  EXPECT_EQ(fn(&h), x64::kExitDeadline);
+  EXPECT_EQ(h.pc, kLoop);
+  EXPECT_EQ(h.instret, 100u + 3 * kBody);
+  EXPECT_EQ(h.x[kA2], 7u);
+  EXPECT_EQ(h.x[kA1], 0u + 1 + 2);
+}
+
+TEST_F(Tier2, AFaultingLoadLeavesTheExactStateOfTheInterpreter) {
+  Hart h, ref;
+  const uint64_t array = mem.bytes.size() - 3 * 8;  // the fourth load is past the end
+  start(h, array, 10);
+  tier2::RegionFn fn = compile(h);
+  ASSERT_TRUE(fn);
+  const std::vector<uint8_t> before = mem.bytes;
+  EXPECT_EQ(fn(&h), x64::kExitTrap);
+  mem.bytes = before;
+  start(ref, array, 10);
+  interpret(ref);
+  EXPECT_EQ(h.trap.cause, cause::kLoadPageFault);
+  EXPECT_EQ(h.trap.tval, mem.bytes.size());
+  EXPECT_EQ(h.pc, kLoop);
+  EXPECT_EQ(h.instret, 100u + 3 * kBody);
+  EXPECT_EQ(h.pc, ref.pc);
+  EXPECT_EQ(h.instret, ref.instret);
+  EXPECT_EQ(h.trap.tval, ref.trap.tval);
+  for (unsigned r = 0; r < 32; r++) EXPECT_EQ(h.x[r], ref.x[r]) << "x" << r;
+}
+
+// A store that overwrote the running block's code (Hart::code_written, which JitEngine::invalidate
+// sets) ends the region right after the store, as it ends a baseline block.
+TEST_F(Tier2, AStoreOverTheRunningCodeLeavesRightAfterIt) {
+  Hart h;
+  start(h, 0x8000, 10);
+  tier2::RegionFn fn = compile(h);
+  ASSERT_TRUE(fn);
+  h.x[kA1] = 7;
+  h.code_written = true;
+  EXPECT_EQ(fn(&h), x64::kExitDispatch);
+  EXPECT_FALSE(h.code_written);
+  EXPECT_EQ(h.pc, kLoop + 12);  // the addi after the sd
+  EXPECT_EQ(h.instret, 103u);
+  uint64_t stored;
+  std::memcpy(&stored, mem.bytes.data() + 0x8000, 8);
+  EXPECT_EQ(stored, 7u);  // 7 + table[0] = 7 + 0
+  EXPECT_EQ(h.x[kA0], 0x8000u);
+}
+
+TEST(Tier2Compiler, AFailedCompilationSaysWhyAndGivesNoCode) {
+  std::string error;
+  tier2::Compiler::Options opt;
+  opt.inject_failure = true;
+  std::unique_ptr<tier2::Compiler> failing = tier2::Compiler::load(opt, error);
+  ASSERT_TRUE(failing) << error;
+  jit::BlockPlan plan;
+  plan.pc = plan.end_pc = 0x1000;
+  jit::PlanInsn p;
+  p.insn.op = Op::ADDI;
+  p.pc = 0x1000;
+  plan.insns.push_back(p);
+  plan.end_pc = 0x1004;
+  const tier2::Compiled c = failing->compile(7, plan);
+  EXPECT_EQ(c.fn, nullptr);
+  EXPECT_EQ(c.id, 7u);
+  EXPECT_NE(c.error.find("brisk_tier2_injected_failure"), std::string::npos) << c.error;
+}
+
+}  // namespace
+}  // namespace brisk::test
