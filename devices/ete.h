@@ -150,11 +150,6 @@ class EteUnit final : public Device {
   // among them with on_retired in between.
   uint64_t silent_steps(const ete::Retired& like, uint64_t limit) const;
   void advance(const ete::Retired& like, uint64_t n);
-  // Changes when the steps ahead may no longer be what they were: the unit was enabled, or a new
-  // exception level or context changed what the resources see (ViewInst's exception levels, the
-  // context comparators). Between two changes silent_steps goes on from its last answer, and the
-  // hart side keeps a silent run going over a trap or xRET that leaves it (docs/ete.md).
-  uint64_t generation() const { return generation_; }
   void advance_quiet(const ete::Retired& like, uint64_t n);
   void quiet_branch(const ete::Retired& r) {
     if (enabled() && tracing_ && sink_) sink_->branch(r, cycles_, broadcast(matches(r.pc)));
@@ -248,6 +243,9 @@ class EteUnit final : public Device {
   bool alike_ = false;    // steps_alike
   Matches context_matches_;  // the context ID and VMID comparators' (cid, vmid), while enabled
   uint64_t cycles_ = 0;   // steps since the unit was enabled
+  // Changes when the steps ahead may no longer be what they were: the unit was enabled, or a new
+  // exception level or context changed what the resources see (ViewInst's exception levels, the
+  // context comparators). Within one, silent_steps goes on from where its last look ended.
   uint64_t generation_ = 0;
   mutable std::array<Step, kAlikeSteps> alike_steps_;
   mutable uint64_t alike_known_ = 0;  // bit i: alike_steps_[i] is evaluated for this generation

@@ -191,14 +191,15 @@ void HartTrace::catch_up(Hart&) {
   if (silent_) catch_up_to(h_.instret);
 }
 
-void HartTrace::context_if_changed() {
+bool HartTrace::context_if_changed() {
   const ete::El el = exception_level(h_.priv);
   // Context ID is satp.ASID (docs/ete.md, "RISC-V mappings"); VMID is 0 without the H extension.
   const auto asid = static_cast<uint32_t>((h_.csr.satp & csr::SATP_ASID_MASK) >> csr::SATP_ASID_SHIFT);
-  if (el == el_ && asid == context_id_) return;
+  if (el == el_ && asid == context_id_) return false;
   el_ = el;
   context_id_ = asid;
   unit_.on_context(h_.pc, el, asid, 0);
+  return true;
 }
 
 void HartTrace::retired(Hart& h, const Insn& in, uint64_t pc, bool jumped, uint64_t before) {
@@ -224,26 +225,22 @@ void HartTrace::retired(Hart& h, const Insn& in, uint64_t pc, bool jumped, uint6
     return;
   }
   // In a silent run (an instruction translated code ran out of line, or one the engine stepped up to
-  // the deadline): the instructions before it first. A new context that changes the steps ahead
-  // ends the run (so does CTR turning on: ctr::write_ctrctl asks translated code to stop, and
-  // on_budget looks); otherwise the run's deadline stands.
+  // the deadline): the instructions before it first. A new context ends the run (so does CTR
+  // turning on: ctr::write_ctrctl asks translated code to stop, and on_budget looks).
   catch_up_to(before);
   unit_.on_retired(r);
   seen_ = h.instret;
-  const uint64_t generation = unit_.generation();
-  context_if_changed();
-  if (unit_.generation() != generation) h.request_exit();
+  if (context_if_changed()) h.request_exit();
 }
 
 void HartTrace::trap_taken(uint64_t cause, bool interrupt, uint64_t epc) {
   auto l = lock();
-  if (silent_) catch_up_to(h_.instret);
-  const uint64_t generation = unit_.generation();
+  if (silent_) {
+    catch_up_to(h_.instret);
+    h_.request_exit();  // the handler starts a new silent run, at its exception level
+  }
   el_ = exception_level(h_.priv);
   unit_.on_exception(cause, interrupt, epc, h_.pc, el_);
-  // The handler starts a new silent run if its exception level changes the steps ahead; otherwise
-  // the run's deadline stands.
-  if (silent_ && unit_.generation() != generation) h_.request_exit();
 }
 
 ete::SnapshotSource HartTrace::snapshot() {

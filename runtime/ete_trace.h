@@ -81,8 +81,9 @@ class HartTrace final : public Device, public RetireObserver {
 
  private:
   std::unique_lock<std::mutex> lock() { return lock_ ? std::unique_lock(*lock_) : std::unique_lock<std::mutex>(); }
-  // With the lock held: reports a change of exception level or context ID since the last one.
-  void context_if_changed();
+  // With the lock held: reports a change of exception level or context ID since the last one;
+  // returns whether there was one.
+  bool context_if_changed();
   // With the lock held, in a silent run: the unit sees the instructions retired before instret
   // `upto`, the branches among them from the ring.
   void catch_up_to(uint64_t upto);

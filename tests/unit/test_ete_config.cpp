@@ -227,14 +227,14 @@ TEST(EteQuiet, SilentRunsMatchStepByStep) {
   }
 }
 
-// The hart side keeps a silent run going over an exception or a context change that leaves the
-// unit's generation (EteUnit::generation), and ends it at one that does not: under AutoFDO
-// strobing with EL0 excluded (EL0 <-> EL1 changes ViewInst, EL1 <-> EL3 and context IDs do not)
-// and under a counter that counts in context ID 5 only (context changes matter, exception levels
-// not), with silent_steps asked for runs of varying lengths, and again in the middle of a run at
-// every other exception (an interrupt's turn), the unit and its stream end as a unit that
-// evaluates every resource at every step leaves them.
-TEST(EteQuiet, SilentRunsGoOnOverChangesThatLeaveTheGeneration) {
+// silent_steps goes on from where its last look ended while the exception level and context
+// leave the steps alike, and looks afresh when they do not: under AutoFDO strobing with EL0
+// excluded (EL0 <-> EL1 changes ViewInst, EL1 <-> EL3 and context IDs do not) and under a counter
+// that counts in context ID 5 only (context changes matter, exception levels not), with runs of
+// varying lengths asked again after every exception and context change (as the exec loop does,
+// csr/trap.cpp), the unit and its stream end as a unit that evaluates every resource at every
+// step leaves them.
+TEST(EteQuiet, SilentRunsAcrossExceptionsAndContextChanges) {
   std::vector<RegisterWrite> no_el0 = autofdo_config(7, 3);
   no_el0.push_back({TRCVICTLR, 0x03 | VICTLR_SSSTATUS | 1u << VICTLR_EXLEVEL_NS});
   const std::vector<RegisterWrite> configs[] = {
@@ -261,7 +261,7 @@ TEST(EteQuiet, SilentRunsGoOnOverChangesThatLeaveTheGeneration) {
     };
     El el = El::EL3;
     uint32_t context = 7;
-    uint64_t end = 0, seen = 0, runs = 0, kept = 0, ended = 0;
+    uint64_t end = 0, seen = 0, runs = 0;
     bool in_run = false;
     Retired like;
     for (uint64_t i = 0; i < kSteps; i++) {
@@ -269,25 +269,12 @@ TEST(EteQuiet, SilentRunsGoOnOverChangesThatLeaveTheGeneration) {
       const bool trap = i % 41 == 40, new_context = i % 211 == 210;
       if (trap || new_context) {
         if (in_run) fast.advance(like, i - seen);
-        seen = i;
-        const uint64_t generation = fast.generation();
+        in_run = false;
         if (trap) el = levels[(i / 41) % 4];
         if (new_context) context = context == 5 ? 7 : 5;
         for (EteUnit* u : {&ref, &fast}) {
           if (trap) u->on_exception(8, false, at(i).pc, 0x80001000, el);
           if (new_context) u->on_context(at(i).pc, el, context, 0);
-        }
-        if (in_run && fast.generation() != generation) {
-          in_run = false;
-          ended++;
-        } else if (in_run) {
-          kept++;
-          // Every other trap an interrupt: the next turn asks again, with another limit, from
-          // the middle of what silent_steps looked at before.
-          if (trap && (i / 41) % 2 == 0) {
-            end = i + fast.silent_steps(at(i), std::min<uint64_t>(kSteps - i, 1 + i % 131));
-            in_run = end > i;
-          }
         }
       }
       if (in_run && i == end) {
@@ -318,8 +305,6 @@ TEST(EteQuiet, SilentRunsGoOnOverChangesThatLeaveTheGeneration) {
       EXPECT_EQ(fast.register_value(off), ref.register_value(off)) << "offset " << off;
     EXPECT_EQ(fast.tracing(), ref.tracing());
     EXPECT_GT(runs, 20u);
-    EXPECT_GT(kept, 5u);
-    EXPECT_GT(ended, 5u);
     EXPECT_EQ(pair.fast_stream.bytes(), pair.ref_stream.bytes());
     EXPECT_GT(pair.ref_stream.bytes().size(), 40u);  // the configuration traced something
   }
