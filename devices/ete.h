@@ -152,7 +152,8 @@ class EteUnit final : public Device {
   void advance(const ete::Retired& like, uint64_t n);
   void advance_quiet(const ete::Retired& like, uint64_t n);
   void quiet_branch(const ete::Retired& r) {
-    if (enabled() && tracing_ && sink_) sink_->branch(r, cycles_, (configr_ & ete::CONFIGR_BB) && broadcast(matches(r.pc)));
+    if (enabled() && tracing_ && sink_)
+      sink_->branch(r, cycles_, (configr_ & ete::CONFIGR_BB) && broadcast(matches(r.pc)));
   }
   // An exception or interrupt taken at `epc` (its preferred return address) to `handler` at `el`.
   void on_exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, ete::El el);
