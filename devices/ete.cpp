@@ -220,6 +220,29 @@ bool EteUnit::view_inst(const Retired& r) const {
 }
 
 EteUnit::Step EteUnit::plan(const Retired& r, const Matches& m) const {
+  if (!alike_ || !enabled()) return evaluate(r, m);
+  unsigned i = seqstr_ << 4;
+  for (unsigned c = 0; c < sizes_.counters; c++)
+    if (cntvr_[c] == 0) i |= 1u << c;
+  Step& known = alike_steps_[i];
+  if (!((alike_known_ >> i) & 1)) {
+    // Any counter that is not at zero decrements alike: 1 stands for them all.
+    EteUnit u = *this;
+    for (unsigned c = 0; c < sizes_.counters; c++) u.cntvr_[c] = cntvr_[c] != 0;
+    known = u.evaluate(r, m);
+    alike_known_ |= 1ull << i;
+  }
+  Step st = known;
+  st.counters = cntvr_;
+  for (unsigned c = 0; c < sizes_.counters; c++)
+    if (bit(st.reloaded, c))
+      st.counters[c] = cntrldvr_[c];
+    else if (bit(st.decremented, c))
+      st.counters[c]--;
+  return st;
+}
+
+EteUnit::Step EteUnit::evaluate(const Retired& r, const Matches& m) const {
   Step st;
   // Every resource of a step sees the state before it; then all of it changes at once.
   st.traced = view_inst(r, m, st.started);
@@ -309,21 +332,37 @@ bool EteUnit::alike_now() const {
 
 uint64_t EteUnit::silent_steps(const Retired& like, uint64_t limit) const {
   if (!enabled() || !alike_) return 0;
-  // The steps, tried on a copy that emits nothing: quiet runs, and between them single steps
-  // that change counters, the sequencer or SSSTATUS but emit nothing of their own.
-  EteUnit u = *this;
-  u.sink_ = nullptr;
-  uint64_t n = 0;
-  for (;;) {
-    const uint64_t q = u.quiet_steps(like, limit - n);
-    u.advance_quiet(like, q);
-    n += q;
-    if (n == limit) return n;
-    const Step st = u.plan(like, u.matches(like.pc));
-    if ((st.traced && !u.tracing_) || st.events || st.timestamp) return n;
-    u.on_retired(like);
-    n++;
+  // Within a generation the unit goes the way the last look went: go on from where it ended.
+  Lookahead& a = ahead_;
+  if (a.generation != generation_ || cycles_ > a.until) a = {generation_, cycles_, cntvr_, seqstr_, tracing_, false};
+  const uint64_t end = cycles_ + std::min(limit, UINT64_MAX - cycles_);
+  if (!a.stopped && a.until < end) {
+    // The steps, tried on a copy that emits nothing: quiet runs, and between them single steps
+    // that change counters, the sequencer or SSSTATUS but emit nothing of their own.
+    EteUnit u = *this;
+    u.sink_ = nullptr;
+    u.cntvr_ = a.counters;
+    u.seqstr_ = a.seq;
+    u.tracing_ = a.tracing;
+    u.cycles_ = a.until;
+    while (u.cycles_ < end) {
+      u.advance_quiet(like, u.quiet_steps(like, end - u.cycles_));
+      if (u.cycles_ == end) break;
+      const Step st = u.plan(like, u.matches(like.pc));
+      if ((st.traced && !u.tracing_) || st.events || st.timestamp) {
+        a.stopped = true;
+        break;
+      }
+      u.on_retired(like);
+    }
+    a.until = u.cycles_;
+    a.counters = u.cntvr_;
+    a.seq = u.seqstr_;
+    a.tracing = u.tracing_;
+    alike_steps_ = u.alike_steps_;  // the same generation's
+    alike_known_ = u.alike_known_;
   }
+  return std::min(limit, a.until - cycles_);
 }
 
 void EteUnit::advance(const Retired& like, uint64_t n) {
@@ -348,21 +387,40 @@ void EteUnit::advance_quiet(const Retired& like, uint64_t n) {
 
 void EteUnit::on_exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, El el) {
   if (enabled() && tracing_ && sink_) sink_->exception(cause, interrupt, epc, handler, el);
+  const bool was_traced = el_traced();
   el_ = el;
+  context_changed(was_traced, context_matches_);
 }
 
 void EteUnit::on_context(uint64_t pc, El el, uint32_t context_id, uint32_t vmid) {
   const bool changed = el != el_ || context_id != context_id_ || vmid != vmid_;
+  const bool was_traced = el_traced();
+  const Matches was = context_matches_;
   el_ = el;
   context_id_ = context_id;
   vmid_ = vmid;
   match_context();
+  context_changed(was_traced, was);
   if (changed && enabled() && tracing_ && sink_) sink_->context(pc, el, context_id, vmid);
+}
+
+void EteUnit::context_changed(bool was_traced, const Matches& was) {
+  // The exception level reaches the resources only through ViewInst (address comparators'
+  // conditions matter only to configurations that are not alike), the context only through
+  // the comparators' matches.
+  if (el_traced() != was_traced || context_matches_.cid != was.cid || context_matches_.vmid != was.vmid)
+    new_generation();
+}
+
+void EteUnit::new_generation() {
+  generation_++;
+  alike_known_ = 0;
 }
 
 void EteUnit::set_enabled(bool on) {
   if (on == enabled()) return;
   prgctlr_ = on ? PRGCTLR_EN : 0;
+  new_generation();  // the configuration may have changed while disabled
   if (on) {
     tracing_ = false;
     cycles_ = 0;

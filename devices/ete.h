@@ -152,7 +152,8 @@ class EteUnit final : public Device {
   void advance(const ete::Retired& like, uint64_t n);
   void advance_quiet(const ete::Retired& like, uint64_t n);
   void quiet_branch(const ete::Retired& r) {
-    if (enabled() && tracing_ && sink_) sink_->branch(r, cycles_, broadcast(matches(r.pc)));
+    if (enabled() && tracing_ && sink_)
+      sink_->branch(r, cycles_, (configr_ & ete::CONFIGR_BB) && broadcast(matches(r.pc)));
   }
   // An exception or interrupt taken at `epc` (its preferred return address) to `handler` at `el`.
   void on_exception(uint64_t cause, bool interrupt, uint64_t epc, uint64_t handler, ete::El el);
@@ -201,6 +202,15 @@ class EteUnit final : public Device {
     bool timestamp = false;
   };
   Step plan(const ete::Retired& r, const Matches& m) const;
+  Step evaluate(const ete::Retired& r, const Matches& m) const;  // plan, resource by resource
+  // Under steps_alike a step depends on nothing but which counters are at zero and the sequencer's
+  // state, for the exception level and context as they stand: plan looks its decisions up there,
+  // evaluated once per (counters at zero, state) and generation.
+  static constexpr unsigned kAlikeSteps = 64;  // 4 counters' zero bits, 2 bits of state
+  // After a new exception level or context: a new generation if ViewInst's exception levels or the
+  // context comparators' matches (before: `was_traced`, `was`) see it differently.
+  void context_changed(bool was_traced, const Matches& was);
+  void new_generation();
   bool accessible(uint64_t offset) const;
   uint32_t read32(uint64_t offset);
   void write32(uint64_t offset, uint32_t v);
@@ -234,6 +244,22 @@ class EteUnit final : public Device {
   bool alike_ = false;    // steps_alike
   Matches context_matches_;  // the context ID and VMID comparators' (cid, vmid), while enabled
   uint64_t cycles_ = 0;   // steps since the unit was enabled
+  // Changes when the steps ahead may no longer be what they were: the unit was enabled, or a new
+  // exception level or context changed what the resources see (ViewInst's exception levels, the
+  // context comparators). Within one, silent_steps goes on from where its last look ended.
+  uint64_t generation_ = 0;
+  mutable std::array<Step, kAlikeSteps> alike_steps_;
+  mutable uint64_t alike_known_ = 0;  // bit i: alike_steps_[i] is evaluated for this generation
+  // How far silent_steps has looked in generation `generation`: the steps up to cycle `until`
+  // are silent, and the state after them is `counters`, `seq` and `tracing`; `stopped`: the step
+  // after them is not.
+  struct Lookahead {
+    uint64_t generation = ~0ull, until = 0;
+    std::array<uint32_t, 4> counters{};
+    uint32_t seq = 0;
+    bool tracing = false, stopped = false;
+  };
+  mutable Lookahead ahead_;
 };
 
 }  // namespace brisk

@@ -162,6 +162,9 @@ uint64_t HartTrace::silent_run(uint64_t limit) {
 
 void HartTrace::catch_up_to(uint64_t upto) {
   ctr::Ring& ring = h_.ctr_ring;
+  // How many of the steps after seen_ are quiet (EteUnit::quiet_steps): a branch among them needs
+  // its atom and the counters' decrements, not the resource logic.
+  uint64_t quiet = 0;
   if (const uint64_t n = ctr::unsynced(ring)) {
     ctr::for_each_record(ring, 0, n, [&](unsigned s, const ctr::Site& t, uint64_t now) {
       ete::Retired r;
@@ -176,8 +179,15 @@ void HartTrace::catch_up_to(uint64_t upto) {
         case TransferType::OtherDirectJump: r.kind = ete::Retired::Branch; break;
         default: r.kind = ete::Retired::IndirectBranch; break;  // jalr, whatever its target
       }
-      if (now > seen_ + 1) unit_.advance(like_, now - 1 - seen_);
-      unit_.on_retired(r);
+      if (now - seen_ <= quiet) {
+        unit_.advance_quiet(like_, now - seen_);
+        unit_.quiet_branch(r);
+        quiet -= now - seen_;
+      } else {
+        if (now > seen_ + 1) unit_.advance(like_, now - 1 - seen_);
+        unit_.on_retired(r);
+        quiet = unit_.quiet_steps(like_, upto - now);
+      }
       seen_ = now;
     });
     ctr::mark_synced(ring);

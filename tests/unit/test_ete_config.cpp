@@ -82,12 +82,16 @@ TEST(EteConfig, AutofdoStrobing) {
 
 
 // Two units programmed alike: `ref` is stepped through every instruction, `fast` takes the
-// shortcuts under test.
+// shortcuts under test. With `evaluated`, ref's configuration also has a resource selector that
+// nothing uses look at an address range, so that its steps are not alike (EteUnit::steps_alike)
+// and it evaluates every resource at every step, as fast does not.
 struct UnitPair {
   PacketEncoder ref_stream, fast_stream;
   EteUnit ref{0, Sizes{}, &ref_stream}, fast{0, Sizes{}, &fast_stream};
-  explicit UnitPair(const std::vector<RegisterWrite>& config) {
-    program(ref, config);
+  explicit UnitPair(const std::vector<RegisterWrite>& config, bool evaluated = false) {
+    std::vector<RegisterWrite> ref_config = config;
+    if (evaluated) ref_config.push_back({TRCRSCTLR0 + 4 * 31, 0x50001});
+    program(ref, ref_config);
     program(fast, config);
   }
 };
@@ -168,9 +172,10 @@ TEST(EteQuiet, SilentRunsMatchStepByStep) {
                    "test"),
   };
   for (const auto& config : configs) {
-    UnitPair pair(config);
+    UnitPair pair(config, true);
     EteUnit &ref = pair.ref, &fast = pair.fast;
     ASSERT_TRUE(fast.steps_alike());
+    ASSERT_FALSE(ref.steps_alike());
     auto at = [](uint64_t t) {  // a branch every 7 instructions, taken every other time
       Retired r;
       r.pc = 0x80000000 + 4 * (t % 64);
@@ -219,6 +224,89 @@ TEST(EteQuiet, SilentRunsMatchStepByStep) {
     program(u, parse_config(text, "test"));
     EXPECT_FALSE(u.steps_alike()) << text;
     EXPECT_EQ(u.silent_steps(Retired{}, 100), 0u) << text;
+  }
+}
+
+// silent_steps goes on from where its last look ended while the exception level and context
+// leave the steps alike, and looks afresh when they do not: under AutoFDO strobing with EL0
+// excluded (EL0 <-> EL1 changes ViewInst, EL1 <-> EL3 and context IDs do not) and under a counter
+// that counts in context ID 5 only (context changes matter, exception levels not), with runs of
+// varying lengths asked again after every exception and context change (as the exec loop does,
+// csr/trap.cpp), the unit and its stream end as a unit that evaluates every resource at every
+// step leaves them.
+TEST(EteQuiet, SilentRunsAcrossExceptionsAndContextChanges) {
+  std::vector<RegisterWrite> no_el0 = autofdo_config(7, 3);
+  no_el0.push_back({TRCVICTLR, 0x03 | VICTLR_SSSTATUS | 1u << VICTLR_EXLEVEL_NS});
+  const std::vector<RegisterWrite> configs[] = {
+      no_el0,
+      parse_config("TRCCIDCVR0 = 5\nTRCRSCTLR2 = 0x60001\nTRCRSCTLR3 = 0x20001\n"
+                   "TRCCNTRLDVR0 = 9\nTRCCNTVR0 = 9\nTRCCNTCTLR0 = 0x10002\nTRCVICTLR = 0x203\n",
+                   "test"),
+  };
+  constexpr uint64_t kSteps = 4000;
+  const El levels[] = {El::EL0, El::EL1, El::EL3, El::EL1};
+  for (const auto& config : configs) {
+    UnitPair pair(config, true);
+    EteUnit &ref = pair.ref, &fast = pair.fast;
+    ASSERT_TRUE(fast.steps_alike());
+    auto at = [](uint64_t t) {  // a branch every 7 instructions, taken every other time
+      Retired r;
+      r.pc = 0x80000000 + 4 * (t % 64);
+      r.next_pc = r.pc + 4;
+      if (t % 7 == 6) {
+        r.kind = Retired::Branch;
+        r.taken = t % 14 == 6;
+      }
+      return r;
+    };
+    El el = El::EL3;
+    uint32_t context = 7;
+    uint64_t end = 0, seen = 0, runs = 0;
+    bool in_run = false;
+    Retired like;
+    for (uint64_t i = 0; i < kSteps; i++) {
+      // Before instruction i: an exception every 41, a new context ID every 211.
+      const bool trap = i % 41 == 40, new_context = i % 211 == 210;
+      if (trap || new_context) {
+        if (in_run) fast.advance(like, i - seen);
+        in_run = false;
+        if (trap) el = levels[(i / 41) % 4];
+        if (new_context) context = context == 5 ? 7 : 5;
+        for (EteUnit* u : {&ref, &fast}) {
+          if (trap) u->on_exception(8, false, at(i).pc, 0x80001000, el);
+          if (new_context) u->on_context(at(i).pc, el, context, 0);
+        }
+      }
+      if (in_run && i == end) {
+        fast.advance(like, i - seen);
+        in_run = false;
+      }
+      if (!in_run) {
+        if (const uint64_t n = fast.silent_steps(at(i), std::min<uint64_t>(kSteps - i, 1 + i % 97))) {
+          in_run = true;
+          end = i + n;
+          seen = i;
+          like = at(i);
+          like.kind = Retired::Plain;
+          runs += n > 1;
+        }
+      }
+      ref.on_retired(at(i));
+      if (!in_run) {
+        fast.on_retired(at(i));  // stepped exactly
+      } else if (at(i).kind != Retired::Plain) {
+        fast.advance(like, i - seen);
+        fast.on_retired(at(i));
+        seen = i + 1;
+      }
+    }
+    if (in_run) fast.advance(like, kSteps - seen);
+    for (uint64_t off : {TRCCNTVR0, TRCCNTVR0 + 4, TRCSEQSTR, TRCVICTLR})
+      EXPECT_EQ(fast.register_value(off), ref.register_value(off)) << "offset " << off;
+    EXPECT_EQ(fast.tracing(), ref.tracing());
+    EXPECT_GT(runs, 20u);
+    EXPECT_EQ(pair.fast_stream.bytes(), pair.ref_stream.bytes());
+    EXPECT_GT(pair.ref_stream.bytes().size(), 40u);  // the configuration traced something
   }
 }
 
