@@ -49,7 +49,7 @@ JitEngine::JitEngine(const EngineOptions& opt)
     : opt_(opt), arena_(size_t{opt.tb_size_mib} << 20), host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
   // One record mask of each x64::CtrRecording.
   for (uint32_t mask : {0u, 1u << unsigned(TransferType::DirectCall), ctr::kRasEmu})
-    tramp_[static_cast<unsigned>(x64::ctr_recording(mask))] = x64::emit_trampolines(arena_, host_regs(mask));
+    tramp_[static_cast<unsigned>(x64::ctr_recording(mask))] = x64::emit_trampolines(arena_, emitter_, host_regs(mask));
   arena_start_ = arena_.cursor();
   if (opt_.perf_map) perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
 }
@@ -157,10 +157,10 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   const x64::TranslateConfig cfg = config(h);
   const x64::Trampolines& tramp = trampolines(b->bc.plan.cfg.recording_mask());
   try {
-    x64::translate(arena_, tramp, cfg, b->bc);
+    x64::translate(arena_, emitter_, tramp, cfg, b->bc);
   } catch (const std::length_error&) {
     flush_all(h);
-    x64::translate(arena_, tramp, cfg, b->bc);
+    x64::translate(arena_, emitter_, tramp, cfg, b->bc);
   }
   Block* raw = b.get();
   all_.push_back(std::move(b));

@@ -102,6 +102,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
 
   EngineOptions opt_;
   x64::CodeArena arena_;
+  x64::Emitter emitter_;
   // The trampolines of translations by how they record CTR (x64::CtrRecording, x64::HostRegs).
   std::array<x64::Trampolines, 3> tramp_;
   const x64::Trampolines& trampolines(uint32_t record_mask) const {

@@ -122,20 +122,49 @@ void store_mapped(x86::Assembler& a, const HostRegs& r) {
   a.mov(kCycleBaseMem, kCtrNegCycleBase);
 }
 
+}  // namespace
+
+// Notes the one error an emission may run into: the arena's free space, its buffer, is used up.
+struct Emitter::State : ErrorHandler {
+  CodeHolder code;
+  x86::Assembler a;
+  bool full = false;
+  void handleError(Error err, const char*, BaseEmitter*) override { full |= err == kErrorTooLarge; }
+};
+Emitter::Emitter() : state_(std::make_unique<State>()) {}
+Emitter::~Emitter() = default;
+
+struct EmitterAccess {
+  static Emitter::State& state(Emitter& e) { return *e.state_; }
+  static CodeHolder& code(Emitter& e) { return e.state_->code; }
+  static x86::Assembler& assembler(Emitter& e) { return e.state_->a; }
+};
+
+namespace {
+
 // Emits into the arena at its cursor and commits the bytes; returns where they went.
 template <typename F>
-uint8_t* emit_at_cursor(CodeArena& arena, F&& body, uint32_t* size_out = nullptr) {
-  CodeHolder code;
+uint8_t* emit_at_cursor(CodeArena& arena, Emitter& emitter, F&& body, uint32_t* size_out = nullptr) {
+  CodeHolder& code = EmitterAccess::code(emitter);
+  x86::Assembler& a = EmitterAccess::assembler(emitter);
   uint8_t* at = arena.cursor();
+  code.reset(ResetPolicy::kSoft);  // keeps the zone's blocks for the next emission
   code.init(Environment::host(), reinterpret_cast<uint64_t>(at));
-  x86::Assembler a(&code);
+  // The arena's free space is the text section's buffer: fixed, so that asmjit reports running out
+  // of it instead of moving the code to a buffer of its own.
+  CodeBuffer& buf = code.textSection()->_buffer;
+  buf._data = at;
+  buf._capacity = arena.left();
+  buf._flags = CodeBufferFlags::kIsExternal | CodeBufferFlags::kIsFixed;
+  EmitterAccess::state(emitter).full = false;
+  code.setErrorHandler(&EmitterAccess::state(emitter));
+  code.attach(&a);
   body(a, code);
   code.flatten();
   code.resolveUnresolvedLinks();
   size_t n = code.codeSize();
-  if (n > arena.left()) throw std::length_error("JIT code arena full");
+  if (EmitterAccess::state(emitter).full || n > arena.left()) throw std::length_error("JIT code arena full");
   code.relocateToBase(reinterpret_cast<uint64_t>(at));
-  code.copyFlattenedData(at, n);
   arena.commit(n);
   if (size_out) *size_out = static_cast<uint32_t>(n);
   return at;
@@ -143,11 +172,11 @@ uint8_t* emit_at_cursor(CodeArena& arena, F&& body, uint32_t* size_out = nullptr
 
 }  // namespace
 
-Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs) {
+Trampolines emit_trampolines(CodeArena& arena, Emitter& emitter, const HostRegs& regs) {
   Trampolines t;
   uint8_t* exit_at = nullptr;
   uint8_t* helper_at = nullptr;
-  uint8_t* enter_at = emit_at_cursor(arena, [&](x86::Assembler& a, CodeHolder& code) {
+  uint8_t* enter_at = emit_at_cursor(arena, emitter, [&](x86::Assembler& a, CodeHolder& code) {
     Label exit = a.newLabel(), helper = a.newLabel(), trapped = a.newLabel();
     // enter(Hart* rdi, code rsi)
     for (Gp r : {x86::rbx, x86::rbp, x86::r12, x86::r13, x86::r14, x86::r15}) a.push(r);
@@ -1408,14 +1437,15 @@ class BlockEmitter {
 
 }  // namespace
 
-void translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, BlockCode& out) {
+void translate(CodeArena& arena, Emitter& emitter, const Trampolines& tramp, const TranslateConfig& cfg,
+               BlockCode& out) {
   // The recording code uses the host registers of HostRegs::ctr and nothing else.
   if (cfg.regs.ctr != ctr_recording(out.plan.cfg.recording_mask()) ||
       (cfg.regs.ctr == CtrRecording::Ring && !cfg.ctr_sites))
     throw std::logic_error("translate: HostRegs::ctr is not the plan's");
   uint32_t size = 0;
   out.code = emit_at_cursor(
-      arena,
+      arena, emitter,
       [&](x86::Assembler& a, CodeHolder&) {
         BlockEmitter e(a, cfg, tramp, out);
         e.emit();

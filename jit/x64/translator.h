@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include "csr/ctr.h"
@@ -146,10 +147,27 @@ unsigned ctr_cursor_host_id();
 unsigned gshare_history_host_id();
 unsigned ctr_neg_cycle_base_host_id();
 
+// asmjit's assembler and code holder, kept from one emission into an arena to the next: the
+// assembler writes straight into the arena, and its zone memory is reused, so that translating a
+// block allocates and copies nothing.
+class Emitter {
+ public:
+  Emitter();
+  ~Emitter();
+  Emitter(const Emitter&) = delete;
+  Emitter& operator=(const Emitter&) = delete;
+  struct State;
+
+ private:
+  friend struct EmitterAccess;
+  std::unique_ptr<State> state_;
+};
+
 // The trampolines of translations that keep `regs` in host registers.
-Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs);
+Trampolines emit_trampolines(CodeArena& arena, Emitter& emitter, const HostRegs& regs);
 
 // Emits out.plan into the arena; throws std::length_error when the arena is full.
-void translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, BlockCode& out);
+void translate(CodeArena& arena, Emitter& emitter, const Trampolines& tramp, const TranslateConfig& cfg,
+               BlockCode& out);
 
 }  // namespace brisk::x64
