@@ -15,7 +15,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 
@@ -109,17 +108,8 @@ struct DirectExit {
   uint64_t target;
 };
 
-// What the shared helper thunk needs to run one instruction's semantics out of line: which
-// instruction, its pc, and how many instructions before it the block has retired but not counted.
-struct HelperSite {
-  const Insn* insn;
-  uint64_t pc;
-  uint64_t pending;
-};
-
 struct BlockCode {
   jit::BlockPlan plan;
-  std::deque<HelperSite> sites;  // addressed from the code, so never moved
   uint8_t* code = nullptr;
   uint32_t size = 0;
   std::vector<FaultSite> faults;
@@ -131,10 +121,19 @@ using EnterFn = uint32_t (*)(Hart* h, const void* code);
 struct Trampolines {
   EnterFn enter = nullptr;  // loads the mapped registers and jumps to code
   uint8_t* exit = nullptr;  // translated code jumps here with the exit code in eax
-  // Called with rdx = HelperSite*: syncs pc, instret and the mapped registers, runs the instruction's
+  // Called with rdx = the jit::PlanInsn and ecx = how many instructions before it the block has
+  // retired but not counted: syncs pc, instret and the mapped registers, runs the instruction's
   // semantics, reloads, and returns, or leaves translated code if it trapped. Both fold the FP
   // flags inline code accrued in MXCSR into fflags first.
   uint8_t* helper = nullptr;
+  // The helper thunk for an access the inline fast path could not make, called as `helper` is: it
+  // takes back the pending count it added, and leaves translated code right after the access
+  // when that overwrote code of the running block (Hart::code_written).
+  uint8_t* access = nullptr;
+  // The stubs of direct exits jump here with rax = the target pc: `link` (rcx = the exit's jmp)
+  // probes the lookup table, else returns kExitLink; `dispatch` returns kExitDispatch.
+  uint8_t* link = nullptr;
+  uint8_t* dispatch = nullptr;
 };
 
 // The host register that holds guest register r, or -1.
