@@ -71,15 +71,16 @@ void fold_fp_flags(x86::Assembler& a, Gp v, Gp table) {
 // Jumps to the translated code for the pc in rax if the lookup table has it; falls through if not.
 // Clobbers rcx and rdx.
 void probe_lookup(x86::Assembler& a) {
+  // The entry's byte offset, lookup_index(pc) * 16: the page bits in place, the offset's bits 8:1
+  // shifted to bits 11:4.
+  static_assert(sizeof(LookupEntry) == 16 && kLookupSlotBits + 4 == 12);
   Label miss = a.newLabel();
   a.mov(x86::ecx, x86::eax);
-  a.shr(x86::ecx, Imm(12 - kLookupSlotBits));
-  a.and_(x86::ecx, Imm(((1u << kLookupPageBits) - 1) << kLookupSlotBits));
+  a.and_(x86::ecx, Imm(((1u << kLookupPageBits) - 1) << 12));
   a.mov(x86::edx, x86::eax);
-  a.shr(x86::edx, Imm(1));
-  a.and_(x86::edx, Imm((1u << kLookupSlotBits) - 1));
+  a.shl(x86::edx, Imm(3));
+  a.and_(x86::edx, Imm(((1u << kLookupSlotBits) - 1) << 4));
   a.or_(x86::ecx, x86::edx);
-  a.shl(x86::ecx, Imm(4));  // sizeof(LookupEntry)
   a.mov(x86::rdx, hart_q(offsetof(Hart, jit_lookup)));
   a.cmp(x86::qword_ptr(x86::rdx, x86::rcx), x86::rax);
   a.jne(miss);
@@ -383,6 +384,13 @@ class BlockEmitter {
       a_.mov(kPc, x86::rax);
     }
   }
+  // r = v in the fewest bytes: xor for 0 (no flags are live between guest instructions), the
+  // zero-extending 32-bit mov, else asmjit's sign-extended or 64-bit forms.
+  void mov_imm(Gp r, uint64_t v) {
+    if (v == 0) a_.xor_(r.r32(), r.r32());
+    else if (v <= UINT32_MAX) a_.mov(r.r32(), Imm(v));
+    else a_.mov(r, Imm(v));
+  }
   void add_instret(unsigned n) {
     if (n) a_.add(kInstretReg, Imm(n));
   }
@@ -636,7 +644,7 @@ class BlockEmitter {
     slow_paths_.push_back([this, stub, site, target, index] {
       a_.bind(stub);
       b_.exits[index].stub_off = static_cast<uint32_t>(a_.offset());
-      a_.mov(x86::rax, Imm(target));
+      mov_imm(x86::rax, target);
       // System mode links only within a page (JitEngine::enter): another page's target is found
       // in the lookup table, at an index known now, or dispatched.
       if (!cfg_.flat_limit && (target ^ plan_.pc) >> 12) {
@@ -802,7 +810,7 @@ class BlockEmitter {
   void link(unsigned rd, uint64_t value) {
     if (rd == 0) return;
     if (auto m = mapped(rd)) {
-      a_.mov(*m, Imm(value));
+      mov_imm(*m, value);
     } else if (fits_i32(static_cast<int64_t>(value))) {
       a_.mov(xreg(rd), Imm(static_cast<int32_t>(value)));
     } else {
@@ -916,11 +924,11 @@ class BlockEmitter {
     const bool rv32 = plan_.cfg.rv32;
     switch (i.op) {
       case Op::LUI:
-        if (auto m = mapped(i.rd)) a_.mov(*m, Imm(i.imm));
+        if (auto m = mapped(i.rd)) mov_imm(*m, i.imm);
         else a_.mov(xreg(i.rd), Imm(imm));
         return true;
       case Op::AUIPC:
-        a_.mov(dest(i.rd), Imm(guest_value(pc_ + i.imm)));
+        mov_imm(dest(i.rd), guest_value(pc_ + i.imm));
         write(i.rd, dest(i.rd));
         return true;
       case Op::ADDI: {
@@ -929,7 +937,7 @@ class BlockEmitter {
           a_.add(xreg(i.rd), Imm(imm));
           return true;
         }
-        if (i.rs1 == 0) a_.mov(d, Imm(i.imm));
+        if (i.rs1 == 0) mov_imm(d, i.imm);
         else if (imm == 0) a_.mov(d, src(i.rs1, d));
         else a_.lea(d, ptr(src(i.rs1, d), imm));
         write(i.rd, d);
@@ -1131,10 +1139,11 @@ class BlockEmitter {
       return x86::ptr(x86::rax, static_cast<int32_t>(cfg_.flat_base), size);
     }
     const size_t set = offsetof(Hart, tlb) + cfg_.mmu_index * sizeof(Tlb) + (store ? offsetof(Tlb, write) : offsetof(Tlb, read));
-    a_.mov(x86::rcx, x86::rax);
-    a_.shr(x86::rcx, Imm(12));
-    a_.and_(x86::ecx, Imm(Tlb::kSize - 1));
-    a_.shl(x86::ecx, Imm(4));  // sizeof(TlbEntry)
+    // The entry's byte offset, page number bits 7:0 times sizeof(TlbEntry), in three instructions.
+    static_assert(sizeof(TlbEntry) == 16);
+    a_.mov(x86::ecx, x86::eax);
+    a_.shr(x86::ecx, Imm(12 - 4));
+    a_.and_(x86::ecx, Imm((Tlb::kSize - 1) << 4));
     a_.mov(x86::rdx, x86::rax);
     a_.and_(x86::rdx, Imm(static_cast<int32_t>(0xfffff000u | (size - 1))));  // misaligned never matches
     a_.cmp(x86::rdx, x86::qword_ptr(kHart, x86::rcx, 0, static_cast<int32_t>(set)));
