@@ -153,7 +153,9 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   b->pa = pa;
   b->mode = key.mode;
   b->max_insns = max_insns;
-  if (!jit::plan_block(h, plan_config(h, max_insns), b->bc.plan)) return nullptr;
+  // Planned into the scratch plan, whose vector keeps its capacity, and copied at its size.
+  if (!jit::plan_block(h, plan_config(h, max_insns), plan_)) return nullptr;
+  b->bc.plan = plan_;
   const x64::TranslateConfig cfg = config(h);
   const x64::Trampolines& tramp = trampolines(b->bc.plan.cfg.recording_mask());
   try {

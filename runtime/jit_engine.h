@@ -126,6 +126,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // The execute-trigger configuration the blocks translated with an execute trigger armed were
   // made for (trigger::State::exec_epoch; 0: none).
   uint64_t exec_epoch_ = 0;
+  jit::BlockPlan plan_;  // block_for's scratch plan
   Interpreter interp_;  // for the last few instructions before a deadline
   Stats stats_;
   FILE* perf_map_ = nullptr;
