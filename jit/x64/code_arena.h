@@ -16,6 +16,9 @@ class CodeArena {
     void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::runtime_error("cannot map executable memory for the JIT");
     base_ = static_cast<uint8_t*>(p);
+    // Huge pages where the host has them: a page fault per 2 MiB of code instead of per 4 KiB, and
+    // fewer iTLB misses running it.
+    madvise(p, size, MADV_HUGEPAGE);
   }
   ~CodeArena() { munmap(base_, size_); }
   CodeArena(const CodeArena&) = delete;
