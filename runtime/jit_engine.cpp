@@ -209,10 +209,10 @@ void JitEngine::flush_lookup(Hart& h, uint64_t va) {
   for (auto& [key, table] : lookups_) {
     if (key.first != &h) continue;
     if (va == HartEnv::kFlushAll) {
-      table->fill({});
+      table->clear();
     } else {
-      const uint32_t first = x64::lookup_index(va & ~(kPage - 1));
-      std::fill_n(table->begin() + first, 1u << x64::kLookupSlotBits, x64::LookupEntry{});
+      const unsigned group = x64::lookup_index(va & ~(kPage - 1)) / LookupTable::kGroupSlots;
+      if (table->groups >> group & 1) table->clear_group(group);
     }
   }
 }
@@ -234,7 +234,7 @@ void JitEngine::drop(Block* b) {
     if (src->valid) patch_jump(src->bc.code + src->bc.exits[exit].jmp_off, src->bc.code + src->bc.exits[exit].stub_off);
   b->incoming.clear();
   for (auto& [key, table] : lookups_) {
-    auto& e = (*table)[x64::lookup_index(b->bc.plan.pc)];
+    auto& e = table->entries[x64::lookup_index(b->bc.plan.pc)];
     if (e.code == b->bc.code) e = {};
   }
   stats_.invalidated++;
@@ -265,7 +265,7 @@ void JitEngine::flush_all(Hart& h) {
   recent_.fill({});
   by_code_.clear();
   all_.clear();
-  for (auto& [key, table] : lookups_) table->fill({});
+  for (auto& [key, table] : lookups_) table->clear();
   arena_.reset_to(arena_start_);
   // No code names a site now, and only h's ring records may (the others synced when their run
   // ended): so the site table, which would otherwise grow with every new site a guest makes, starts
@@ -340,7 +340,7 @@ uint32_t JitEngine::run_unchained(Hart& h, unsigned n) {
   load_host_flags(h);
   // A table nobody fills: indirect exits always come back here.
   static LookupTable empty{};
-  h.jit_lookup = empty.data();
+  h.jit_lookup = empty.entries.data();
   h.code_written = false;
   h.ctr_ring.sites = &ctr_sites_;
   GuestCode guest;
@@ -365,8 +365,8 @@ uint32_t JitEngine::enter(Hart& h) {
   Block* b = block_for(h);
   if (!b) return x64::kExitTrap;
   LookupTable& lookup = lookup_for(h, b->mode);
-  lookup[x64::lookup_index(h.pc)] = {h.pc, b->bc.code};
-  h.jit_lookup = lookup.data();
+  lookup.set(h.pc, b->bc.code);
+  h.jit_lookup = lookup.entries.data();
   h.code_written = false;  // whatever set it outside translated code has no store to follow
   h.ctr_ring.sites = &ctr_sites_;  // the sites of the records it makes
   const uint32_t exit = [&] {
