@@ -122,7 +122,7 @@ bool ends_block(const Insn& i) {
 }
 
 bool plan_block(Hart& h, const PlanConfig& cfg, BlockPlan& out) {
-  out = BlockPlan{};
+  out.insns.clear();  // keeps its capacity for a caller that plans into one scratch plan
   out.pc = h.pc;
   out.cfg = cfg;
   out.count_taken = (cfg.count_events >> pmu::kTakenBranches) & 1;

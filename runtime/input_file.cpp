@@ -40,25 +40,31 @@ int open_input(const std::string& path, const char* what, uint64_t& size) {
   return fd;
 }
 
-std::vector<uint8_t> read_input(const std::string& path, const char* what, uint64_t limit) {
-  uint64_t size = 0;
-  const int fd = open_input(path, what, size);
-  std::vector<uint8_t> data;
+InputFile::InputFile(const std::string& path, const char* what, uint64_t limit) : path_(path), what_(what) {
+  fd_ = open_input(path, what, size_);
   const std::string shown = printable(path);
-  try {
-    if (size == 0) throw Error("the {} {} is empty", what, shown);
-    if (size > limit) throw Error("the {} {} ({} MiB) is larger than RAM; try a larger -m", what, shown, size >> 20);
-    data.resize(size);
-    for (uint64_t done = 0; done < size;) {
-      const ssize_t n = pread(fd, data.data() + done, size - done, static_cast<off_t>(done));
-      if (n <= 0) throw Error("cannot read the {} {}: {}", what, shown, n < 0 ? strerror(errno) : "it shrank");
-      done += static_cast<uint64_t>(n);
-    }
-  } catch (...) {
-    close(fd);
-    throw;
+  if (size_ == 0 || size_ > limit) {
+    close(fd_);
+    if (size_ == 0) throw Error("the {} {} is empty", what, shown);
+    throw Error("the {} {} ({} MiB) is larger than RAM; try a larger -m", what, shown, size_ >> 20);
   }
-  close(fd);
+}
+
+InputFile::~InputFile() { close(fd_); }
+
+void InputFile::read(uint64_t offset, void* dst, uint64_t n) const {
+  for (uint64_t done = 0; done < n;) {
+    const ssize_t r = pread(fd_, static_cast<uint8_t*>(dst) + done, n - done, static_cast<off_t>(offset + done));
+    if (r <= 0)
+      throw Error("cannot read the {} {}: {}", what_, printable(path_), r < 0 ? strerror(errno) : "it shrank");
+    done += static_cast<uint64_t>(r);
+  }
+}
+
+std::vector<uint8_t> read_input(const std::string& path, const char* what, uint64_t limit) {
+  const InputFile file(path, what, limit);
+  std::vector<uint8_t> data(file.size());
+  file.read(0, data.data(), data.size());
   return data;
 }
 

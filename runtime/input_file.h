@@ -15,6 +15,25 @@ namespace brisk {
 // brisk::Error otherwise.
 int open_input(const std::string& path, const char* what, uint64_t& size);
 
+// An input file opened with open_input, refused when it is empty or larger than `limit` bytes, and
+// read where the caller wants it (a kernel image straight into guest RAM).
+class InputFile {
+ public:
+  InputFile(const std::string& path, const char* what, uint64_t limit);
+  ~InputFile();
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+  uint64_t size() const { return size_; }
+  // Bytes [offset, offset + n) of the file into dst; throws brisk::Error if they cannot be read.
+  void read(uint64_t offset, void* dst, uint64_t n) const;
+
+ private:
+  std::string path_;
+  const char* what_;
+  uint64_t size_ = 0;
+  int fd_ = -1;
+};
+
 // The whole file, refused when it is empty or larger than `limit` bytes.
 std::vector<uint8_t> read_input(const std::string& path, const char* what, uint64_t limit);
 

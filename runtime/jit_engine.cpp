@@ -51,7 +51,7 @@ JitEngine::JitEngine(const EngineOptions& opt)
     : opt_(opt), arena_(size_t{opt.tb_size_mib} << 20), host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
   // One record mask of each x64::CtrRecording.
   for (uint32_t mask : {0u, 1u << unsigned(TransferType::DirectCall), ctr::kRasEmu})
-    tramp_[static_cast<unsigned>(x64::ctr_recording(mask))] = x64::emit_trampolines(arena_, host_regs(mask));
+    tramp_[static_cast<unsigned>(x64::ctr_recording(mask))] = x64::emit_trampolines(arena_, emitter_, host_regs(mask));
   arena_start_ = arena_.cursor();
   if (opt_.perf_map) perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
   if (opt_.tier2 && tier2::Compiler::available()) {
@@ -187,7 +187,9 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   b->pa = pa;
   b->mode = key.mode;
   b->max_insns = max_insns;
-  if (!jit::plan_block(h, plan_config(h, max_insns), b->bc.plan)) return nullptr;
+  // Planned into the scratch plan, whose vector keeps its capacity, and copied at its size.
+  if (!jit::plan_block(h, plan_config(h, max_insns), plan_)) return nullptr;
+  b->bc.plan = plan_;
   x64::TranslateConfig cfg = config(h);
   const bool hot_count = tiers_up(h, *b) && opt_.tier2_threshold;
   if (hot_count) {
@@ -196,10 +198,10 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   }
   const x64::Trampolines& tramp = trampolines(b->bc.plan.cfg.recording_mask());
   try {
-    x64::translate(arena_, tramp, cfg, b->bc);
+    x64::translate(arena_, emitter_, tramp, cfg, b->bc);
   } catch (const std::length_error&) {
     flush_all(h);
-    x64::translate(arena_, tramp, cfg, b->bc);
+    x64::translate(arena_, emitter_, tramp, cfg, b->bc);
   }
   b->entry = b->bc.code;
   Block* raw = b.get();
@@ -248,10 +250,10 @@ void JitEngine::flush_lookup(Hart& h, uint64_t va) {
   for (auto& [key, table] : lookups_) {
     if (key.first != &h) continue;
     if (va == HartEnv::kFlushAll) {
-      table->fill({});
+      table->clear();
     } else {
-      const uint32_t first = x64::lookup_index(va & ~(kPage - 1));
-      std::fill_n(table->begin() + first, 1u << x64::kLookupSlotBits, x64::LookupEntry{});
+      const unsigned group = x64::lookup_index(va & ~(kPage - 1)) / LookupTable::kGroupSlots;
+      if (table->groups >> group & 1) table->clear_group(group);
     }
   }
 }
@@ -276,7 +278,7 @@ void JitEngine::drop(Block* b) {
     if (src->valid) patch_jump(src->bc.code + src->bc.exits[exit].jmp_off, src->bc.code + src->bc.exits[exit].stub_off);
   b->incoming.clear();
   for (auto& [key, table] : lookups_) {
-    auto& e = (*table)[x64::lookup_index(b->bc.plan.pc)];
+    auto& e = table->entries[x64::lookup_index(b->bc.plan.pc)];
     if (e.code == b->entry) e = {};
   }
   stats_.invalidated++;
@@ -307,7 +309,7 @@ void JitEngine::flush_all(Hart& h) {
   recent_.fill({});
   by_code_.clear();
   all_.clear();
-  for (auto& [key, table] : lookups_) table->fill({});
+  for (auto& [key, table] : lookups_) table->clear();
   arena_.reset_to(arena_start_);
   // No code names a site now, and only h's ring records may (the others synced when their run
   // ended): so the site table, which would otherwise grow with every new site a guest makes, starts
@@ -390,7 +392,7 @@ uint32_t JitEngine::run_unchained(Hart& h, unsigned n) {
   load_host_flags(h);
   // A table nobody fills: indirect exits always come back here.
   static LookupTable empty{};
-  h.jit_lookup = empty.data();
+  h.jit_lookup = empty.entries.data();
   h.code_written = false;
   h.ctr_ring.sites = &ctr_sites_;
   GuestCode guest;
@@ -419,8 +421,8 @@ uint32_t JitEngine::enter(Hart& h) {
   Block* b = block_for(h);
   if (!b) return x64::kExitTrap;
   LookupTable& lookup = lookup_for(h, b->mode);
-  lookup[x64::lookup_index(h.pc)] = {h.pc, b->entry};
-  h.jit_lookup = lookup.data();
+  lookup.set(h.pc, b->entry);
+  h.jit_lookup = lookup.entries.data();
   h.code_written = false;  // whatever set it outside translated code has no store to follow
   h.ctr_ring.sites = &ctr_sites_;  // the sites of the records it makes
   const uint64_t before = h.instret;
@@ -501,7 +503,7 @@ void JitEngine::install_regions() {
     Region& r = regions_.emplace_back(Region{c.fn, &stats_.tier2_insns, c.id});
     uint8_t* stub;
     try {
-      stub = x64::emit_region_entry(arena_, trampolines(mask), host_regs(mask), run_region, &r);
+      stub = x64::emit_region_entry(arena_, emitter_, trampolines(mask), host_regs(mask), run_region, &r);
     } catch (const std::length_error&) {  // the next translation flushes the cache
       regions_.pop_back();
       tier2_->release(c.id);
@@ -513,7 +515,7 @@ void JitEngine::install_regions() {
     for (auto [src, exit] : b->incoming)
       if (src->valid) patch_jump(src->bc.code + src->bc.exits[exit].jmp_off, stub);
     for (auto& [key, table] : lookups_) {
-      auto& e = (*table)[x64::lookup_index(b->bc.plan.pc)];
+      auto& e = table->entries[x64::lookup_index(b->bc.plan.pc)];
       if (e.code == b->bc.code) e.code = stub;
     }
   }

@@ -93,7 +93,26 @@ class JitEngine final : public Engine, public HostFaultHooks {
       return std::hash<uint64_t>()(((k.pc * 31 + k.pa) * 31 + k.mode) * 31 + k.max_insns);
     }
   };
-  using LookupTable = std::array<x64::LookupEntry, x64::kLookupEntries>;
+  // A pc -> code table, and which of its groups of a page's slots (x64::lookup_index) may hold
+  // entries, so that flushes clear only those: Linux's sfence.vma made flush_lookup 3% of a boot.
+  struct LookupTable {
+    static constexpr unsigned kGroupSlots = 1u << x64::kLookupSlotBits;
+    std::array<x64::LookupEntry, x64::kLookupEntries> entries;
+    uint64_t groups = 0;
+    void set(uint64_t pc, const void* code) {
+      const uint32_t i = x64::lookup_index(pc);
+      entries[i] = {pc, code};
+      groups |= 1ull << (i / kGroupSlots);
+    }
+    void clear_group(unsigned g) {
+      std::fill_n(entries.begin() + g * kGroupSlots, kGroupSlots, x64::LookupEntry{});
+      groups &= ~(1ull << g);
+    }
+    void clear() {
+      for (uint64_t m = groups; m; m &= m - 1) clear_group(static_cast<unsigned>(__builtin_ctzll(m)));
+    }
+  };
+  static_assert(x64::kLookupPageBits <= 6, "LookupTable::groups has a bit per group");
 
   // The translation key beyond the address: what changes a block's meaning (docs/architecture.md,
   // "Translation key"), the counted events and the CTR record mask among it.
@@ -126,6 +145,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
 
   EngineOptions opt_;
   x64::CodeArena arena_;
+  x64::Emitter emitter_;
   // The trampolines of translations by how they record CTR (x64::CtrRecording, x64::HostRegs).
   std::array<x64::Trampolines, 3> tramp_;
   const x64::Trampolines& trampolines(uint32_t record_mask) const {
@@ -157,6 +177,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   std::map<uint64_t, Block*> compiling_;  // queued regions by id, while their blocks are valid
   std::deque<Region> regions_;            // entered ones, until a code-cache flush
   std::vector<uint64_t> dead_regions_;    // entered ones whose block was dropped: freed once they return
+  jit::BlockPlan plan_;  // block_for's scratch plan
   Interpreter interp_;  // for the last few instructions before a deadline
   Stats stats_;
   FILE* perf_map_ = nullptr;

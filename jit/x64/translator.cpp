@@ -69,6 +69,26 @@ void fold_fp_flags(x86::Assembler& a, Gp v, Gp table) {
   a.or_(x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, fflags))), v.r8());
 }
 
+// Jumps to the translated code for the pc in rax if the lookup table has it; falls through if not.
+// Clobbers rcx and rdx.
+void probe_lookup(x86::Assembler& a) {
+  // The entry's byte offset, lookup_index(pc) * 16: the page bits in place, the offset's bits 8:1
+  // shifted to bits 11:4.
+  static_assert(sizeof(LookupEntry) == 16 && kLookupSlotBits + 4 == 12);
+  Label miss = a.newLabel();
+  a.mov(x86::ecx, x86::eax);
+  a.and_(x86::ecx, Imm(((1u << kLookupPageBits) - 1) << 12));
+  a.mov(x86::edx, x86::eax);
+  a.shl(x86::edx, Imm(3));
+  a.and_(x86::edx, Imm(((1u << kLookupSlotBits) - 1) << 4));
+  a.or_(x86::ecx, x86::edx);
+  a.mov(x86::rdx, hart_q(offsetof(Hart, jit_lookup)));
+  a.cmp(x86::qword_ptr(x86::rdx, x86::rcx), x86::rax);
+  a.jne(miss);
+  a.jmp(x86::qword_ptr(x86::rdx, x86::rcx, 0, 8));
+  a.bind(miss);
+}
+
 }  // namespace
 
 int mapped_host_reg(unsigned mapped_regs, unsigned guest) {
@@ -94,25 +114,6 @@ HostRegs host_regs(unsigned jit_regs, uint32_t record_mask) {
 }
 
 namespace {
-
-// Jumps to the translated code for the pc in rax if the lookup table has it; falls through if not.
-// Clobbers rcx and rdx.
-void probe_lookup(x86::Assembler& a) {
-  Label miss = a.newLabel();
-  a.mov(x86::ecx, x86::eax);
-  a.shr(x86::ecx, Imm(12 - kLookupSlotBits));
-  a.and_(x86::ecx, Imm(((1u << kLookupPageBits) - 1) << kLookupSlotBits));
-  a.mov(x86::edx, x86::eax);
-  a.shr(x86::edx, Imm(1));
-  a.and_(x86::edx, Imm((1u << kLookupSlotBits) - 1));
-  a.or_(x86::ecx, x86::edx);
-  a.shl(x86::ecx, Imm(4));  // sizeof(LookupEntry)
-  a.mov(x86::rdx, hart_q(offsetof(Hart, jit_lookup)));
-  a.cmp(x86::qword_ptr(x86::rdx, x86::rcx), x86::rax);
-  a.jne(miss);
-  a.jmp(x86::qword_ptr(x86::rdx, x86::rcx, 0, 8));
-  a.bind(miss);
-}
 
 // The hart's copies of what translated code keeps in host registers, loaded on the way in (and after
 // helper calls) and stored on the way out (and before them: the registers are loaded again before
@@ -142,20 +143,49 @@ void store_mapped(x86::Assembler& a, const HostRegs& r) {
   a.mov(kCycleBaseMem, kCtrNegCycleBase);
 }
 
+}  // namespace
+
+// Notes the one error an emission may run into: the arena's free space, its buffer, is used up.
+struct Emitter::State : ErrorHandler {
+  CodeHolder code;
+  x86::Assembler a;
+  bool full = false;
+  void handleError(Error err, const char*, BaseEmitter*) override { full |= err == kErrorTooLarge; }
+};
+Emitter::Emitter() : state_(std::make_unique<State>()) {}
+Emitter::~Emitter() = default;
+
+struct EmitterAccess {
+  static Emitter::State& state(Emitter& e) { return *e.state_; }
+  static CodeHolder& code(Emitter& e) { return e.state_->code; }
+  static x86::Assembler& assembler(Emitter& e) { return e.state_->a; }
+};
+
+namespace {
+
 // Emits into the arena at its cursor and commits the bytes; returns where they went.
 template <typename F>
-uint8_t* emit_at_cursor(CodeArena& arena, F&& body, uint32_t* size_out = nullptr) {
-  CodeHolder code;
+uint8_t* emit_at_cursor(CodeArena& arena, Emitter& emitter, F&& body, uint32_t* size_out = nullptr) {
+  CodeHolder& code = EmitterAccess::code(emitter);
+  x86::Assembler& a = EmitterAccess::assembler(emitter);
   uint8_t* at = arena.cursor();
+  code.reset(ResetPolicy::kSoft);  // keeps the zone's blocks for the next emission
   code.init(Environment::host(), reinterpret_cast<uint64_t>(at));
-  x86::Assembler a(&code);
+  // The arena's free space is the text section's buffer: fixed, so that asmjit reports running out
+  // of it instead of moving the code to a buffer of its own.
+  CodeBuffer& buf = code.textSection()->_buffer;
+  buf._data = at;
+  buf._capacity = arena.left();
+  buf._flags = CodeBufferFlags::kIsExternal | CodeBufferFlags::kIsFixed;
+  EmitterAccess::state(emitter).full = false;
+  code.setErrorHandler(&EmitterAccess::state(emitter));
+  code.attach(&a);
   body(a, code);
   code.flatten();
   code.resolveUnresolvedLinks();
   size_t n = code.codeSize();
-  if (n > arena.left()) throw std::length_error("JIT code arena full");
+  if (EmitterAccess::state(emitter).full || n > arena.left()) throw std::length_error("JIT code arena full");
   code.relocateToBase(reinterpret_cast<uint64_t>(at));
-  code.copyFlattenedData(at, n);
   arena.commit(n);
   if (size_out) *size_out = static_cast<uint32_t>(n);
   return at;
@@ -163,12 +193,11 @@ uint8_t* emit_at_cursor(CodeArena& arena, F&& body, uint32_t* size_out = nullptr
 
 }  // namespace
 
-Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs) {
+Trampolines emit_trampolines(CodeArena& arena, Emitter& emitter, const HostRegs& regs) {
   Trampolines t;
-  uint8_t* exit_at = nullptr;
-  uint8_t* helper_at = nullptr;
-  uint8_t* enter_at = emit_at_cursor(arena, [&](x86::Assembler& a, CodeHolder& code) {
-    Label exit = a.newLabel(), helper = a.newLabel(), trapped = a.newLabel();
+  uint8_t* enter_at = emit_at_cursor(arena, emitter, [&](x86::Assembler& a, CodeHolder& code) {
+    Label exit = a.newLabel(), helper = a.newLabel(), trapped = a.newLabel(), link = a.newLabel(),
+          dispatch = a.newLabel(), access = a.newLabel(), written = a.newLabel();
     // enter(Hart* rdi, code rsi)
     for (Gp r : {x86::rbx, x86::rbp, x86::r12, x86::r13, x86::r14, x86::r15}) a.push(r);
     a.sub(x86::rsp, 8);  // six pushes + return address: realign to 16 for helper calls
@@ -186,37 +215,79 @@ Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs) {
     a.ret();
 
     // The shared helper thunk (see Trampolines::helper), so that each out-of-line call site in a
-    // block is two instructions instead of the whole sync. The return address and rdx realign rsp.
+    // block is three instructions instead of the whole sync. The return address and the three
+    // slots below it realign rsp.
+    const Mem site = x86::qword_ptr(x86::rsp, 16), pending = x86::qword_ptr(x86::rsp, 8);
+    auto run_semantics = [&] {
+      a.sub(x86::rsp, 24);
+      a.mov(site, x86::rdx);
+      a.mov(pending, x86::rcx);
+      fold_fp_flags(a, x86::rax, x86::rcx);
+      a.mov(x86::rax, x86::qword_ptr(x86::rdx, offsetof(jit::PlanInsn, pc)));
+      a.mov(kPc, x86::rax);
+      a.add(kInstretReg, pending);
+      a.mov(kInstret, kInstretReg);
+      store_mapped(a, regs);
+      a.mov(x86::rdi, kHart);
+      a.lea(x86::rsi, x86::ptr(x86::rdx, offsetof(jit::PlanInsn, insn)));
+      a.movzx(x86::eax, x86::word_ptr(x86::rsi, offsetof(Insn, op)));
+      a.mov(x86::rcx, Imm(reinterpret_cast<uint64_t>(kSemantics)));
+      a.call(x86::qword_ptr(x86::rcx, x86::rax, 3));
+      load_mapped(a, regs);
+      a.mov(kInstretReg, kInstret);  // the helper may have written minstret
+      a.test(x86::eax, x86::eax);
+      a.jnz(trapped);
+    };
     a.bind(helper);
-    a.push(x86::rdx);
-    fold_fp_flags(a, x86::rax, x86::rcx);
-    a.mov(x86::rax, x86::qword_ptr(x86::rdx, offsetof(HelperSite, pc)));
-    a.mov(kPc, x86::rax);
-    a.add(kInstretReg, x86::qword_ptr(x86::rdx, offsetof(HelperSite, pending)));
-    a.mov(kInstret, kInstretReg);
-    store_mapped(a, regs);
-    a.mov(x86::rdi, kHart);
-    a.mov(x86::rsi, x86::qword_ptr(x86::rdx, offsetof(HelperSite, insn)));
-    a.movzx(x86::eax, x86::word_ptr(x86::rsi, offsetof(Insn, op)));
-    a.mov(x86::rcx, Imm(reinterpret_cast<uint64_t>(kSemantics)));
-    a.call(x86::qword_ptr(x86::rcx, x86::rax, 3));
-    load_mapped(a, regs);
-    a.mov(kInstretReg, kInstret);  // the helper may have written minstret
-    a.pop(x86::rdx);
-    a.test(x86::eax, x86::eax);
-    a.jnz(trapped);
+    run_semantics();
+    a.add(x86::rsp, 24);
     a.ret();
+    // The access thunk (Trampolines::access): the block goes on with its pending count, unless the
+    // access stored to the block's own code (Hart::code_written): then it leaves right after it.
+    const Mem written_flag = x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, code_written)));
+    a.bind(access);
+    run_semantics();
+    a.cmp(written_flag, Imm(0));
+    a.jne(written);
+    a.sub(kInstretReg, pending);
+    a.add(x86::rsp, 24);
+    a.ret();
+    a.bind(written);
+    a.mov(written_flag, Imm(0));
+    a.add(kInstretReg, Imm(1));
+    a.mov(x86::rdx, site);
+    a.movzx(x86::ecx, x86::byte_ptr(x86::rdx, offsetof(jit::PlanInsn, insn) + offsetof(Insn, len)));
+    a.add(x86::rcx, x86::qword_ptr(x86::rdx, offsetof(jit::PlanInsn, pc)));
+    a.mov(x86::eax, x86::ecx);  // RV32 pcs wrap at 2^32 (docs/architecture.md, "XLEN")
+    a.cmp(x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, rv32))), Imm(0));
+    a.cmove(x86::rax, x86::rcx);
+    a.add(x86::rsp, 32);  // and the return address into the block
+    a.jmp(dispatch);
     a.bind(trapped);
-    a.add(x86::rsp, 8);  // the return address into the block: leave from the block's frame
+    a.add(x86::rsp, 32);  // and the return address into the block: leave from the block's frame
+    a.jmp(exit);
+
+    // The stubs of direct exits (Trampolines::link, ::dispatch), so that each is a few instructions.
+    a.bind(link);
+    a.mov(hart_q(offsetof(Hart, jit_exit_site)), x86::rcx);
+    probe_lookup(a);
+    a.mov(kPc, x86::rax);
+    a.mov(x86::eax, Imm(kExitLink));
+    a.jmp(exit);
+    a.bind(dispatch);
+    a.mov(kPc, x86::rax);
+    a.xor_(x86::eax, x86::eax);  // kExitDispatch
     a.jmp(exit);
 
     code.flatten();
-    exit_at = reinterpret_cast<uint8_t*>(code.baseAddress() + code.labelOffsetFromBase(exit));
-    helper_at = reinterpret_cast<uint8_t*>(code.baseAddress() + code.labelOffsetFromBase(helper));
+    auto at = [&](Label l) { return reinterpret_cast<uint8_t*>(code.baseAddress() + code.labelOffsetFromBase(l)); };
+    t.exit = at(exit);
+    t.helper = at(helper);
+    t.access = at(access);
+    t.link = at(link);
+    t.dispatch = at(dispatch);
   });
   t.enter = reinterpret_cast<EnterFn>(enter_at);
-  t.exit = exit_at;
-  t.helper = helper_at;
   return t;
 }
 
@@ -268,13 +339,13 @@ class BlockEmitter {
       auto emit_one = std::move(slow_paths_[k]);
       emit_one();
     }
-    if (constants_.empty()) return;
-    a_.align(AlignMode::kData, 16);
+    if (!constants_.empty()) a_.align(AlignMode::kData, 16);
     for (const Constant& c : constants_) {
       a_.bind(c.label);
       a_.embedUInt64(c.lo);
       a_.embedUInt64(c.hi);
     }
+
   }
 
  private:
@@ -314,6 +385,13 @@ class BlockEmitter {
       a_.mov(x86::rax, Imm(pc));
       a_.mov(kPc, x86::rax);
     }
+  }
+  // r = v in the fewest bytes: xor for 0 (no flags are live between guest instructions), the
+  // zero-extending 32-bit mov, else asmjit's sign-extended or 64-bit forms.
+  void mov_imm(Gp r, uint64_t v) {
+    if (v == 0) a_.xor_(r.r32(), r.r32());
+    else if (v <= UINT32_MAX) a_.mov(r.r32(), Imm(v));
+    else a_.mov(r, Imm(v));
   }
   void add_instret(unsigned n) {
     if (n) a_.add(kInstretReg, Imm(n));
@@ -403,14 +481,20 @@ class BlockEmitter {
     load_mapped(a_, cfg_.regs);
     a_.mov(kInstretReg, kInstret);  // the helper may have written minstret
   }
+  // Calls a thunk of the trampolines for the current instruction (rdx = its PlanInsn, ecx = the
+  // instructions before it not yet counted).
+  void call_thunk(const uint8_t* thunk, unsigned pending) {
+    a_.mov(x86::rdx, Imm(reinterpret_cast<uint64_t>(&plan_.insns[idx_])));
+    if (pending) a_.mov(x86::ecx, Imm(pending));
+    else a_.xor_(x86::ecx, x86::ecx);
+    a_.call(Imm(reinterpret_cast<uint64_t>(thunk)));
+  }
   // For instructions that never jump: a trap leaves the block, success falls through with the
   // instructions before this one counted (pending_ = 0).
   void emit_helper(const Insn& i) {
     ring_r15_stored_ = false;
     if (!plan_.cfg.counts()) {  // the shared thunk; counted events need the pending counts inline
-      b_.sites.push_back({&i, pc_, pending_});
-      a_.mov(x86::rdx, Imm(reinterpret_cast<uint64_t>(&b_.sites.back())));
-      a_.call(Imm(reinterpret_cast<uint64_t>(tramp_.helper)));
+      call_thunk(tramp_.helper, pending_);
       pending_ = 0;
     } else {
       call_semantics(i);
@@ -567,24 +651,31 @@ class BlockEmitter {
   void emit_direct_exit(uint64_t target, unsigned retired, const jit::PlanInsn* last = nullptr, bool taken = false) {
     emit_exit_events(last, taken);
     add_instret(pending_ + retired);
-    Label stub = a_.newLabel();
+    Label stub = a_.newLabel(), site = a_.newLabel();
     const size_t index = b_.exits.size();
-    const uint32_t jmp_off = static_cast<uint32_t>(a_.offset());
-    b_.exits.push_back({jmp_off, 0, target});
+    b_.exits.push_back({static_cast<uint32_t>(a_.offset()), 0, target});
+    a_.bind(site);
     a_.long_().jmp(stub);
-    slow_paths_.push_back([this, stub, target, jmp_off, index] {
+    slow_paths_.push_back([this, stub, site, target, index] {
       a_.bind(stub);
       b_.exits[index].stub_off = static_cast<uint32_t>(a_.offset());
-      // Until the exec loop links this exit (never, for another page in system mode), the lookup
-      // table usually knows the target.
-      a_.mov(x86::rax, Imm(target));
-      x64::probe_lookup(a_);
-      set_pc(target);
-      // System mode links only within a page (JitEngine::enter): another page's target is dispatched.
-      if (!cfg_.flat_limit && (target ^ plan_.pc) >> 12) return exit_with(kExitDispatch);
-      a_.mov(x86::rcx, Imm(a_.code()->baseAddress() + jmp_off));
-      a_.mov(hart_q(offsetof(Hart, jit_exit_site)), x86::rcx);
-      exit_with(kExitLink);
+      mov_imm(x86::rax, target);
+      // System mode links only within a page (JitEngine::enter): another page's target is found
+      // in the lookup table, at an index known now, or dispatched.
+      if (!cfg_.flat_limit && (target ^ plan_.pc) >> 12) {
+        const int32_t slot = static_cast<int32_t>(lookup_index(target) * sizeof(LookupEntry));
+        Label miss = a_.newLabel();
+        a_.mov(x86::rdx, hart_q(offsetof(Hart, jit_lookup)));
+        a_.cmp(x86::qword_ptr(x86::rdx, slot + offsetof(LookupEntry, pc)), x86::rax);
+        a_.short_().jne(miss);
+        a_.jmp(x86::qword_ptr(x86::rdx, slot + offsetof(LookupEntry, code)));
+        a_.bind(miss);
+        a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.dispatch)));
+        return;
+      }
+      // Until the exec loop links this exit, the link stub probes the lookup table.
+      a_.lea(x86::rcx, x86::ptr(site));
+      a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.link)));
     });
   }
 
@@ -592,9 +683,8 @@ class BlockEmitter {
   void emit_indirect_exit(unsigned retired, const jit::PlanInsn* last) {
     emit_exit_events(last, false);
     add_instret(pending_ + retired);
-    x64::probe_lookup(a_);
-    a_.mov(kPc, x86::rax);
-    exit_with(kExitDispatch);
+    probe_lookup(a_);
+    a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.dispatch)));
   }
 
   void emit_terminator(const jit::PlanInsn& p) {
@@ -735,7 +825,7 @@ class BlockEmitter {
   void link(unsigned rd, uint64_t value) {
     if (rd == 0) return;
     if (auto m = mapped(rd)) {
-      a_.mov(*m, Imm(value));
+      mov_imm(*m, value);
     } else if (fits_i32(static_cast<int64_t>(value))) {
       a_.mov(xreg(rd), Imm(static_cast<int32_t>(value)));
     } else {
@@ -850,11 +940,11 @@ class BlockEmitter {
     const bool rv32 = plan_.cfg.rv32;
     switch (i.op) {
       case Op::LUI:
-        if (auto m = mapped(i.rd)) a_.mov(*m, Imm(i.imm));
+        if (auto m = mapped(i.rd)) mov_imm(*m, i.imm);
         else a_.mov(xreg(i.rd), Imm(imm));
         return true;
       case Op::AUIPC:
-        a_.mov(dest(i.rd), Imm(guest_value(pc_ + i.imm)));
+        mov_imm(dest(i.rd), guest_value(pc_ + i.imm));
         write(i.rd, dest(i.rd));
         return true;
       case Op::ADDI: {
@@ -863,7 +953,7 @@ class BlockEmitter {
           a_.add(xreg(i.rd), Imm(imm));
           return true;
         }
-        if (i.rs1 == 0) a_.mov(d, Imm(i.imm));
+        if (i.rs1 == 0) mov_imm(d, i.imm);
         else if (imm == 0) a_.mov(d, src(i.rs1, d));
         else a_.lea(d, ptr(src(i.rs1, d), imm));
         write(i.rd, d);
@@ -1065,10 +1155,11 @@ class BlockEmitter {
       return x86::ptr(x86::rax, static_cast<int32_t>(cfg_.flat_base), size);
     }
     const size_t set = offsetof(Hart, tlb) + cfg_.mmu_index * sizeof(Tlb) + (store ? offsetof(Tlb, write) : offsetof(Tlb, read));
-    a_.mov(x86::rcx, x86::rax);
-    a_.shr(x86::rcx, Imm(12));
-    a_.and_(x86::ecx, Imm(Tlb::kSize - 1));
-    a_.shl(x86::ecx, Imm(4));  // sizeof(TlbEntry)
+    // The entry's byte offset, page number bits 7:0 times sizeof(TlbEntry), in three instructions.
+    static_assert(sizeof(TlbEntry) == 16);
+    a_.mov(x86::ecx, x86::eax);
+    a_.shr(x86::ecx, Imm(12 - 4));
+    a_.and_(x86::ecx, Imm((Tlb::kSize - 1) << 4));
     a_.mov(x86::rdx, x86::rax);
     a_.and_(x86::rdx, Imm(static_cast<int32_t>(0xfffff000u | (size - 1))));  // misaligned never matches
     a_.cmp(x86::rdx, x86::qword_ptr(kHart, x86::rcx, 0, static_cast<int32_t>(set)));
@@ -1091,6 +1182,11 @@ class BlockEmitter {
       a_.bind(slow);
       if (site != SIZE_MAX) b_.faults[site].slow_off = static_cast<uint32_t>(a_.offset());
       resume_at(idx, saved_pending, saved_ev);
+      if (!plan_.cfg.counts()) {  // the access thunk; counted events need the pending counts inline
+        call_thunk(tramp_.access, saved_pending);
+        a_.jmp(back);
+        return;
+      }
       emit_helper(i);
       // The fast path continues with the same pending counts: undo the sync the helper did.
       a_.sub(kInstretReg, Imm(saved_pending));
@@ -1466,14 +1562,15 @@ class BlockEmitter {
 
 }  // namespace
 
-void translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, BlockCode& out) {
+void translate(CodeArena& arena, Emitter& emitter, const Trampolines& tramp, const TranslateConfig& cfg,
+               BlockCode& out) {
   // The recording code uses the host registers of HostRegs::ctr and nothing else.
   if (cfg.regs.ctr != ctr_recording(out.plan.cfg.recording_mask()) ||
       (cfg.regs.ctr == CtrRecording::Ring && !cfg.ctr_sites))
     throw std::logic_error("translate: HostRegs::ctr is not the plan's");
   uint32_t size = 0;
   out.code = emit_at_cursor(
-      arena,
+      arena, emitter,
       [&](x86::Assembler& a, CodeHolder&) {
         BlockEmitter e(a, cfg, tramp, out);
         e.emit();
@@ -1482,9 +1579,9 @@ void translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig
   out.size = size;
 }
 
-uint8_t* emit_region_entry(CodeArena& arena, const Trampolines& tramp, const HostRegs& regs, RegionRunFn run,
-                           const void* region) {
-  return emit_at_cursor(arena, [&](x86::Assembler& a, CodeHolder&) {
+uint8_t* emit_region_entry(CodeArena& arena, Emitter& emitter, const Trampolines& tramp, const HostRegs& regs,
+                           RegionRunFn run, const void* region) {
+  return emit_at_cursor(arena, emitter, [&](x86::Assembler& a, CodeHolder&) {
     Label leave = a.newLabel();
     // Region code is C++ semantics: the hart holds everything, as around a helper call. rsp is
     // aligned for calls here, as in a block.

@@ -15,7 +15,7 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <vector>
 
 #include "csr/ctr.h"
@@ -115,17 +115,8 @@ struct DirectExit {
   uint64_t target;
 };
 
-// What the shared helper thunk needs to run one instruction's semantics out of line: which
-// instruction, its pc, and how many instructions before it the block has retired but not counted.
-struct HelperSite {
-  const Insn* insn;
-  uint64_t pc;
-  uint64_t pending;
-};
-
 struct BlockCode {
   jit::BlockPlan plan;
-  std::deque<HelperSite> sites;  // addressed from the code, so never moved
   uint8_t* code = nullptr;
   uint32_t size = 0;
   std::vector<FaultSite> faults;
@@ -137,10 +128,19 @@ using EnterFn = uint32_t (*)(Hart* h, const void* code);
 struct Trampolines {
   EnterFn enter = nullptr;  // loads the mapped registers and jumps to code
   uint8_t* exit = nullptr;  // translated code jumps here with the exit code in eax
-  // Called with rdx = HelperSite*: syncs pc, instret and the mapped registers, runs the instruction's
+  // Called with rdx = the jit::PlanInsn and ecx = how many instructions before it the block has
+  // retired but not counted: syncs pc, instret and the mapped registers, runs the instruction's
   // semantics, reloads, and returns, or leaves translated code if it trapped. Both fold the FP
   // flags inline code accrued in MXCSR into fflags first.
   uint8_t* helper = nullptr;
+  // The helper thunk for an access the inline fast path could not make, called as `helper` is: it
+  // takes back the pending count it added, and leaves translated code right after the access
+  // when that overwrote code of the running block (Hart::code_written).
+  uint8_t* access = nullptr;
+  // The stubs of direct exits jump here with rax = the target pc: `link` (rcx = the exit's jmp)
+  // probes the lookup table, else returns kExitLink; `dispatch` returns kExitDispatch.
+  uint8_t* link = nullptr;
+  uint8_t* dispatch = nullptr;
 };
 
 // The host register that holds guest register r, or -1.
@@ -153,18 +153,35 @@ unsigned ctr_cursor_host_id();
 unsigned gshare_history_host_id();
 unsigned ctr_neg_cycle_base_host_id();
 
+// asmjit's assembler and code holder, kept from one emission into an arena to the next: the
+// assembler writes straight into the arena, and its zone memory is reused, so that translating a
+// block allocates and copies nothing.
+class Emitter {
+ public:
+  Emitter();
+  ~Emitter();
+  Emitter(const Emitter&) = delete;
+  Emitter& operator=(const Emitter&) = delete;
+  struct State;
+
+ private:
+  friend struct EmitterAccess;
+  std::unique_ptr<State> state_;
+};
+
 // The trampolines of translations that keep `regs` in host registers.
-Trampolines emit_trampolines(CodeArena& arena, const HostRegs& regs);
+Trampolines emit_trampolines(CodeArena& arena, Emitter& emitter, const HostRegs& regs);
 
 // Emits out.plan into the arena; throws std::length_error when the arena is full.
-void translate(CodeArena& arena, const Trampolines& tramp, const TranslateConfig& cfg, BlockCode& out);
+void translate(CodeArena& arena, Emitter& emitter, const Trampolines& tramp, const TranslateConfig& cfg,
+               BlockCode& out);
 
 // The entry of a tier-2 region (jit/llvm/region.h), for chained code, the lookup table and the exec
 // loop alike: writes back what translated code keeps in host registers, calls run(hart, region),
 // reloads, and goes on through the lookup table for kExitRegionNext or leaves with any other exit
 // code. Throws std::length_error when the arena is full.
 using RegionRunFn = uint32_t (*)(Hart* h, const void* region);
-uint8_t* emit_region_entry(CodeArena& arena, const Trampolines& tramp, const HostRegs& regs, RegionRunFn run,
-                           const void* region);
+uint8_t* emit_region_entry(CodeArena& arena, Emitter& emitter, const Trampolines& tramp, const HostRegs& regs,
+                           RegionRunFn run, const void* region);
 
 }  // namespace brisk::x64
