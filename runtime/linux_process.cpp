@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "jit/llvm/region.h"
 #include "runtime/diag.h"
 #include "runtime/error.h"
 #include "runtime/linux_user.h"
@@ -138,6 +139,7 @@ int64_t LinuxUser::clone_process(uint64_t flags, uint64_t exit_signal, uint64_t 
     Exclusive ex(*this);
     std::lock_guard vm(vm_mutex_);
     std::lock_guard group(group_mutex_);
+    std::lock_guard compilers(tier2::work_lock());
     // No CLONE_VM for the host: the child's brisk needs its own memory.
     pid = ::syscall(SYS_clone, exit_signal | (flags & CLONE_VFORK), 0, nullptr, nullptr, 0);
     if (pid == 0) after_fork_threads();

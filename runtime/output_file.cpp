@@ -1,8 +1,6 @@
 #include "runtime/output_file.h"
 
 #include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +11,7 @@
 #include "runtime/diag.h"
 #include "runtime/error.h"
 #include "runtime/input_file.h"
+#include "runtime/quiet_thread.h"
 
 namespace brisk {
 
@@ -106,18 +105,7 @@ void OutputFile::flush() {
   if (!used_) return;
   if (!writer_.joinable()) {
     spare_.reset(new uint8_t[kBufferSize]);
-    // The thread inherits a mask that blocks every signal: those sent to brisk's process (a
-    // guest's timers, SIGINT, SIGUSR1) must reach the threads that run harts.
-    sigset_t all, before;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &before);
-    try {
-      writer_ = std::thread([this] { writer_loop(); });
-    } catch (...) {
-      pthread_sigmask(SIG_SETMASK, &before, nullptr);
-      throw;
-    }
-    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    writer_ = quiet_thread([this] { writer_loop(); });
   }
   {
     std::lock_guard lock(mutex_);

@@ -32,6 +32,11 @@ void* open_module(std::string& error) {
 
 }  // namespace
 
+std::mutex& work_lock() {
+  static std::mutex m;
+  return m;
+}
+
 bool Compiler::available() { return !g_forked.load(std::memory_order_relaxed); }
 
 std::unique_ptr<Compiler> Compiler::load(const Options& opt, std::string& error) {

@@ -32,6 +32,7 @@
 
 #include "jit/x64/translator.h"
 #include "runtime/hart.h"
+#include "runtime/quiet_thread.h"
 
 namespace brisk {
 // The semantics' bitcode (CMakeLists.txt: runtime/semantics.cpp and sem_int.cpp, linked).
@@ -272,6 +273,12 @@ void Impl::work(LlvmCompiler& c) {
   for (;;) {
     cv.wait(lock, [&] { return stop || !queue.empty(); });
     if (stop) return;
+    // Not while a guest's process forks: first work_lock, then mu again (the forking thread takes
+    // only work_lock).
+    lock.unlock();
+    std::unique_lock busy(work_lock());
+    lock.lock();
+    if (stop) return;
     auto [id, plan] = std::move(queue.front());
     queue.pop_front();
     lock.unlock();
@@ -280,6 +287,7 @@ void Impl::work(LlvmCompiler& c) {
     done.push_back(std::move(r));
     has_done.store(true, std::memory_order_release);
     if (opt.on_done) opt.on_done();
+    busy.unlock();
   }
 }
 
@@ -405,7 +413,7 @@ void LlvmCompiler::submit(uint64_t id, const jit::BlockPlan& plan) {
   {
     std::lock_guard lock(impl_->mu);
     impl_->queue.emplace_back(id, plan);
-    if (!impl_->worker.joinable()) impl_->worker = std::thread([this] { impl_->work(*this); });
+    if (!impl_->worker.joinable()) impl_->worker = quiet_thread([this] { impl_->work(*this); });
   }
   impl_->cv.notify_one();
 }

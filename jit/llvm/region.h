@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,12 @@ class Compiler {
   // Frees the code of region `id`, which nothing may run or jump to any more.
   virtual void release(uint64_t id) = 0;
 };
+
+// Compilers' threads allocate and take locks that a host fork would leave held in the child, where
+// nobody would release them; brisk forks a guest's process with a raw clone, which runs no atfork
+// handlers. So the forking thread holds this around the clone, and a compiler's thread holds it
+// while it works (jit/llvm/loader.cpp).
+std::mutex& work_lock();
 
 // The module's one entry point, which Compiler::load looks up.
 extern "C" Compiler* brisk_tier2_create(const Compiler::Options& opt);
