@@ -81,6 +81,18 @@ TEST(EteConfig, AutofdoStrobing) {
 }
 
 
+// Step t of a run: a branch every 7 instructions, taken every other time.
+Retired branchy_step(uint64_t t) {
+  Retired r;
+  r.pc = 0x80000000 + 4 * (t % 64);
+  r.next_pc = r.pc + 4;
+  if (t % 7 == 6) {
+    r.kind = Retired::Branch;
+    r.taken = t % 14 == 6;
+  }
+  return r;
+}
+
 // Two units programmed alike: `ref` is stepped through every instruction, `fast` takes the
 // shortcuts under test. With `evaluated`, ref's configuration also has a resource selector that
 // nothing uses look at an address range, so that its steps are not alike (EteUnit::steps_alike)
@@ -176,16 +188,7 @@ TEST(EteQuiet, SilentRunsMatchStepByStep) {
     EteUnit &ref = pair.ref, &fast = pair.fast;
     ASSERT_TRUE(fast.steps_alike());
     ASSERT_FALSE(ref.steps_alike());
-    auto at = [](uint64_t t) {  // a branch every 7 instructions, taken every other time
-      Retired r;
-      r.pc = 0x80000000 + 4 * (t % 64);
-      r.next_pc = r.pc + 4;
-      if (t % 7 == 6) {
-        r.kind = Retired::Branch;
-        r.taken = t % 14 == 6;
-      }
-      return r;
-    };
+    auto at = branchy_step;
     uint64_t runs = 0, t = 0;
     while (t < 3000) {
       const uint64_t n = fast.silent_steps(at(t), 3000 - t);
@@ -249,16 +252,7 @@ TEST(EteQuiet, SilentRunsAcrossExceptionsAndContextChanges) {
     UnitPair pair(config, true);
     EteUnit &ref = pair.ref, &fast = pair.fast;
     ASSERT_TRUE(fast.steps_alike());
-    auto at = [](uint64_t t) {  // a branch every 7 instructions, taken every other time
-      Retired r;
-      r.pc = 0x80000000 + 4 * (t % 64);
-      r.next_pc = r.pc + 4;
-      if (t % 7 == 6) {
-        r.kind = Retired::Branch;
-        r.taken = t % 14 == 6;
-      }
-      return r;
-    };
+    auto at = branchy_step;
     El el = El::EL3;
     uint32_t context = 7;
     uint64_t end = 0, seen = 0, runs = 0;
