@@ -178,9 +178,9 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   Recent& r = recent_[x64::lookup_index(h.pc)];
   if (r.key == key) return r.block;
   stats_.table_lookups++;
-  if (auto it = blocks_.find(key); it != blocks_.end()) {
-    r = {key, it->second};
-    return it->second;
+  if (Block* b = blocks_.find(key)) {
+    r = {key, b};
+    return b;
   }
 
   auto b = std::make_unique<Block>();
@@ -206,17 +206,18 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   b->entry = b->bc.code;
   Block* raw = b.get();
   all_.push_back(std::move(b));
-  blocks_[key] = raw;
+  blocks_.insert(raw);
   r = {key, raw};
-  by_code_[raw->bc.code] = raw;
+  by_code_.push_back(raw);
   // A block lies in one page, except when its only instruction straddles into the next. Counted in pages,
   // as va wraps past the last page of the address space.
   const uint64_t pages = (raw->bc.plan.end_pc - page_of(raw->bc.plan.pc) + kPage - 1) / kPage;
   for (uint64_t n = 0, va = page_of(raw->bc.plan.pc); n < pages; ++n, va += kPage) {
     uint64_t page = page_of(pa);
     if (va != page_of(raw->bc.plan.pc) && h.env->fetch_address(h, va, page)) page = page_of(page);
-    if (by_page_.find(page) == by_page_.end()) h.env->watch_code(page);
-    by_page_.emplace(page, raw);
+    auto [it, first] = by_page_.try_emplace(page);
+    if (first) h.env->watch_code(page);
+    it->second.push_back(raw);
   }
   stats_.blocks++;
   // Watching may have let another thread's exclusive section drop it (a store to its first page).
@@ -267,9 +268,8 @@ void JitEngine::link(Block* from, unsigned exit, Block* to) {
 void JitEngine::drop(Block* b) {
   if (!b->valid) return;
   b->valid = false;
-  blocks_.erase(Key{b->bc.plan.pc, b->pa, b->mode, b->max_insns});
+  blocks_.erase(b);
   if (Recent& r = recent_[x64::lookup_index(b->bc.plan.pc)]; r.block == b) r = Recent{};
-  by_code_.erase(b->bc.code);
   // Its region, queued or entered: the code of an entered one may be running (a store in it dropped
   // its block), so it is freed once it has returned.
   if (b->region && !compiling_.erase(b->region) && b->entry != b->bc.code) dead_regions_.push_back(b->region);
@@ -286,14 +286,13 @@ void JitEngine::drop(Block* b) {
 
 void JitEngine::invalidate(Hart& h, uint64_t start, uint64_t end) {
   for (uint64_t p = page_of(start); p < end; p += kPage) {
-    auto [lo, hi] = by_page_.equal_range(p);
-    if (lo == hi) continue;
-    for (auto it = lo; it != hi; ++it) {
-      const Block* b = it->second;
+    auto it = by_page_.find(p);
+    if (it == by_page_.end()) continue;
+    for (Block* b : it->second) {
       if (h.pc - b->bc.plan.pc < b->bc.plan.end_pc - b->bc.plan.pc) h.code_written = true;
-      drop(it->second);
+      drop(b);
     }
-    by_page_.erase(lo, hi);
+    by_page_.erase(it);
     h.env->unwatch_code(p);
   }
 }
@@ -302,8 +301,7 @@ void JitEngine::flush_all(Hart& h) {
   // Unwatched once all is gone: in user mode unwatching may let another thread drop this engine's
   // blocks of the page (runtime/linux_threads.cpp), which must find nothing left to walk.
   std::vector<uint64_t> pages;
-  for (auto& [page, b] : by_page_)
-    if (pages.empty() || pages.back() != page) pages.push_back(page);
+  for (auto& [page, blocks] : by_page_) pages.push_back(page);
   by_page_.clear();
   blocks_.clear();
   recent_.fill({});
@@ -329,11 +327,12 @@ void JitEngine::flush_all(Hart& h) {
 }
 
 JitEngine::Block* JitEngine::block_at_host(const void* p) const {
-  auto it = by_code_.upper_bound(static_cast<const uint8_t*>(p));
-  if (it == by_code_.begin()) return nullptr;
-  Block* b = std::prev(it)->second;
   auto* c = static_cast<const uint8_t*>(p);
-  return c < b->bc.code + b->bc.size ? b : nullptr;
+  auto it = std::upper_bound(by_code_.begin(), by_code_.end(), c,
+                             [](const uint8_t* c, const Block* b) { return c < b->bc.code; });
+  if (it == by_code_.begin()) return nullptr;
+  Block* b = *std::prev(it);
+  return b->valid && c < b->bc.code + b->bc.size ? b : nullptr;
 }
 
 std::pair<JitEngine::Block*, const x64::FaultSite*> JitEngine::fault_site_at(const void* host) const {

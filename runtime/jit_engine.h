@@ -13,6 +13,7 @@
 
 #include "jit/llvm/region.h"
 #include "jit/x64/translator.h"
+#include "runtime/block_table.h"
 #include "runtime/engine.h"
 #include "runtime/host_fault.h"
 #include "runtime/interp.h"
@@ -63,6 +64,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   const Stats& stats() const { return stats_; }
 
  private:
+  using Key = BlockKey;
   struct Block {
     x64::BlockCode bc;
     uint64_t pa = 0;    // physical address of bc.pc: what the block was made from
@@ -74,6 +76,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
     uint8_t* entry = nullptr;
     uint32_t heat = 0;    // entries left before it tiers up (x64::TranslateConfig::hot_counter)
     uint64_t region = 0;  // its tier-2 region's id, from when it is queued (0: none)
+    Key key() const { return {bc.plan.pc, pa, mode, max_insns}; }
   };
   // A compiled region, which its entry stub calls through run_region.
   struct Region {
@@ -82,17 +85,6 @@ class JitEngine final : public Engine, public HostFaultHooks {
     uint64_t id;
   };
   static uint32_t run_region(Hart* h, const void* region);
-  // A shortened block (max_insns, for the lockstep checker) is another translation.
-  struct Key {
-    uint64_t pc, pa, mode;
-    unsigned max_insns;
-    bool operator==(const Key&) const = default;
-  };
-  struct KeyHash {
-    size_t operator()(const Key& k) const {
-      return std::hash<uint64_t>()(((k.pc * 31 + k.pa) * 31 + k.mode) * 31 + k.max_insns);
-    }
-  };
   // A pc -> code table, and which of its groups of a page's slots (x64::lookup_index) may hold
   // entries, so that flushes clear only those: Linux's sfence.vma made flush_lookup 3% of a boot.
   struct LookupTable {
@@ -155,15 +147,16 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // The sites of CTR ring records, until a code-cache flush (flush_all).
   ctr::SiteTable ctr_sites_;
   uint8_t* arena_start_ = nullptr;  // first byte after the trampolines
-  std::unordered_map<Key, Block*, KeyHash> blocks_;
+  BlockTable<Block> blocks_;  // the valid blocks
   // Direct-mapped cache in front of blocks_, by lookup_index(pc): most dispatches hit here.
   struct Recent {
     Key key{~0ull, 0, 0, 0};
     Block* block = nullptr;
   };
   std::array<Recent, x64::kLookupEntries> recent_{};
-  std::multimap<uint64_t, Block*> by_page_;  // physical page -> blocks made from it
-  std::map<const uint8_t*, Block*> by_code_;
+  std::unordered_map<uint64_t, std::vector<Block*>> by_page_;  // physical page -> blocks made from it
+  // Blocks by where their code starts, in the order the arena gave it out: sorted until it is reset.
+  std::vector<Block*> by_code_;
   std::deque<std::unique_ptr<Block>> all_;  // dropped blocks stay until the arena is reset
   std::map<std::pair<const Hart*, uint64_t>, std::unique_ptr<LookupTable>> lookups_;
   // The execute-trigger configuration the blocks translated with an execute trigger armed were

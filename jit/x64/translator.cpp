@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <functional>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
@@ -146,9 +146,53 @@ void store_mapped(x86::Assembler& a, const HostRegs& r) {
 }  // namespace
 
 // Notes the one error an emission may run into: the arena's free space, its buffer, is used up.
+namespace {
+
+// Out-of-line code a block queues while it emits (one per inline memory access, exit stub, ...),
+// kept in place: std::function allocated for captures this size, a few times per block.
+class OutOfLine {
+ public:
+  template <typename F>
+  OutOfLine(F f) : ops_(&kOps<F>) {  // NOLINT(google-explicit-constructor): built from lambdas
+    static_assert(sizeof(F) <= sizeof(buf_) && alignof(F) <= alignof(std::max_align_t));
+    new (buf_) F(std::move(f));
+  }
+  OutOfLine(OutOfLine&& o) noexcept : ops_(o.ops_) { ops_->move(buf_, o.buf_); }
+  OutOfLine& operator=(OutOfLine&&) = delete;
+  ~OutOfLine() { ops_->destroy(buf_); }
+  void operator()() { ops_->call(buf_); }
+
+ private:
+  struct Ops {
+    void (*call)(void*);
+    void (*move)(void* to, void* from);
+    void (*destroy)(void*);
+  };
+  template <typename F>
+  static constexpr Ops kOps = {[](void* p) { (*static_cast<F*>(p))(); },
+                               [](void* to, void* from) { new (to) F(std::move(*static_cast<F*>(from))); },
+                               [](void* p) { static_cast<F*>(p)->~F(); }};
+  const Ops* ops_;
+  alignas(std::max_align_t) unsigned char buf_[128];
+};
+
+// A 16-byte constant translated code loads, emitted after the out-of-line code.
+struct Constant {
+  Label label;
+  uint64_t lo, hi;
+};
+
+}  // namespace
+
+// Kept from one emission to the next, so that a translation allocates nothing it does not keep:
+// asmjit's holder and assembler, and scratch lists whose capacity stays.
 struct Emitter::State : ErrorHandler {
   CodeHolder code;
   x86::Assembler a;
+  std::vector<OutOfLine> slow_paths;
+  std::vector<Constant> constants;
+  std::vector<FaultSite> faults;
+  std::vector<DirectExit> exits;
   bool full = false;
   void handleError(Error err, const char*, BaseEmitter*) override { full |= err == kErrorTooLarge; }
 };
@@ -315,8 +359,12 @@ using EventCounts = std::array<uint16_t, pmu::kEventCount + Hart::kInsnEventClas
 
 class BlockEmitter {
  public:
-  BlockEmitter(x86::Assembler& a, const TranslateConfig& cfg, const Trampolines& t, BlockCode& b)
-      : a_(a), cfg_(cfg), tramp_(t), b_(b), plan_(b.plan) {}
+  BlockEmitter(x86::Assembler& a, const TranslateConfig& cfg, const Trampolines& t, BlockCode& b,
+               std::vector<OutOfLine>& slow_paths, std::vector<Constant>& constants)
+      : a_(a), cfg_(cfg), tramp_(t), b_(b), slow_paths_(slow_paths), constants_(constants), plan_(b.plan) {
+    slow_paths_.clear();
+    constants_.clear();
+  }
 
   void emit() {
     if (cfg_.hot_counter) emit_hot_count();
@@ -1543,13 +1591,8 @@ class BlockEmitter {
   const TranslateConfig& cfg_;
   const Trampolines& tramp_;
   BlockCode& b_;
-  std::vector<std::function<void()>> slow_paths_;  // out-of-line code, emitted after the block
-  // 16-byte constants translated code loads, emitted after the out-of-line code.
-  struct Constant {
-    Label label;
-    uint64_t lo, hi;
-  };
-  std::vector<Constant> constants_;
+  std::vector<OutOfLine>& slow_paths_;  // emitted after the block
+  std::vector<Constant>& constants_;
   size_t idx_ = 0;
   uint64_t pc_ = 0;
   unsigned pending_ = 0;
@@ -1568,15 +1611,25 @@ void translate(CodeArena& arena, Emitter& emitter, const Trampolines& tramp, con
   if (cfg.regs.ctr != ctr_recording(out.plan.cfg.recording_mask()) ||
       (cfg.regs.ctr == CtrRecording::Ring && !cfg.ctr_sites))
     throw std::logic_error("translate: HostRegs::ctr is not the plan's");
+  // The fault sites and exits grow in the emitter's lists and are copied at their size.
+  Emitter::State& st = EmitterAccess::state(emitter);
+  st.faults.clear();
+  st.exits.clear();
+  out.faults.swap(st.faults);
+  out.exits.swap(st.exits);
   uint32_t size = 0;
   out.code = emit_at_cursor(
       arena, emitter,
       [&](x86::Assembler& a, CodeHolder&) {
-        BlockEmitter e(a, cfg, tramp, out);
+        BlockEmitter e(a, cfg, tramp, out, st.slow_paths, st.constants);
         e.emit();
       },
       &size);
   out.size = size;
+  out.faults.swap(st.faults);
+  out.exits.swap(st.exits);
+  out.faults.assign(st.faults.begin(), st.faults.end());
+  out.exits.assign(st.exits.begin(), st.exits.end());
 }
 
 uint8_t* emit_region_entry(CodeArena& arena, Emitter& emitter, const Trampolines& tramp, const HostRegs& regs,
