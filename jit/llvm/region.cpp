@@ -21,7 +21,9 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -220,6 +222,39 @@ class RegionBuilder {
   llvm::Value* instret_ = nullptr;
 };
 
+// Reads the bodies of the functions `root` reaches in the lazily read m, and makes the others
+// declarations, which nothing left refers to but the kSemantics table that GlobalDCE drops.
+llvm::Error materialize_reachable(llvm::Module& m, llvm::Function& root) {
+  std::vector<llvm::Value*> work{&root};
+  llvm::SmallPtrSet<llvm::Value*, 32> seen{&root};
+  while (!work.empty()) {
+    llvm::Value* v = work.back();
+    work.pop_back();
+    auto* g = llvm::dyn_cast<llvm::GlobalValue>(v);
+    if (g && g->isMaterializable())
+      if (auto e = g->materialize()) return e;
+    auto visit = [&](llvm::Value* op) {
+      if ((llvm::isa<llvm::GlobalValue>(op) || llvm::isa<llvm::ConstantExpr>(op) ||
+           llvm::isa<llvm::ConstantAggregate>(op)) && seen.insert(op).second)
+        work.push_back(op);
+    };
+    if (auto* f = llvm::dyn_cast<llvm::Function>(v)) {
+      for (llvm::Instruction& i : llvm::instructions(*f))
+        for (llvm::Value* op : i.operands()) visit(op);
+    } else if (auto* gv = llvm::dyn_cast<llvm::GlobalVariable>(v)) {
+      if (gv->hasInitializer()) visit(gv->getInitializer());
+    } else if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) {
+      for (llvm::Value* op : c->operands()) visit(op);
+    }
+  }
+  for (llvm::Function& f : m)
+    if (f.isMaterializable()) {
+      f.deleteBody();
+      f.setComdat(nullptr);  // a declaration has none
+    }
+  return m.materializeAll();
+}
+
 // The bitcode's hart must be brisk's: the region addresses its fields by brisk's offsets.
 bool same_hart_layout(const llvm::Module& m) {
   auto* g = m.getGlobalVariable(kHartLayoutName);
@@ -345,7 +380,9 @@ Compiled LlvmCompiler::compile(uint64_t id, const jit::BlockPlan& plan) {
 
   auto ctx = std::make_unique<llvm::LLVMContext>();
   const llvm::StringRef bytes(reinterpret_cast<const char*>(kSemanticsBitcode), kSemanticsBitcode_size);
-  auto parsed = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "semantics.bc"), *ctx);
+  // Lazily: a region needs a few of the semantics' functions, and reading every body took most of
+  // a compilation.
+  auto parsed = llvm::getLazyBitcodeModule(llvm::MemoryBufferRef(bytes, "semantics.bc"), *ctx);
   if (!parsed) return fail(error_text(parsed.takeError()));
   std::unique_ptr<llvm::Module> m = std::move(*parsed);
   if (!same_hart_layout(*m)) return fail("the semantics' bitcode lays Hart out differently from brisk");
@@ -354,7 +391,8 @@ Compiled LlvmCompiler::compile(uint64_t id, const jit::BlockPlan& plan) {
   if (!entries || entries->getNumOperands() != kOpCount) return fail("the semantics' bitcode has no kSemantics table");
 
   const std::string name = fmt::format("brisk_region_{}", id);
-  RegionBuilder(*m, plan, *entries).build(name, impl_->opt.inject_failure);
+  llvm::Function* region = RegionBuilder(*m, plan, *entries).build(name, impl_->opt.inject_failure);
+  if (auto e = materialize_reachable(*m, *region)) return fail(error_text(std::move(e)));
   // Only the region is the module's own: the rest is inlined into it or dropped, and the
   // semantics it still calls are brisk's, found by name.
   for (llvm::Function& f : *m)
