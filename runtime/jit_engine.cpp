@@ -54,24 +54,28 @@ JitEngine::JitEngine(const EngineOptions& opt)
     tramp_[static_cast<unsigned>(x64::ctr_recording(mask))] = x64::emit_trampolines(arena_, emitter_, host_regs(mask));
   arena_start_ = arena_.cursor();
   if (opt_.perf_map) perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
-  if (opt_.tier2 && tier2::Compiler::available()) {
-    // BRISK_TIER2_SELFTEST=fail (tests only): LLVM fails on every region, to show what brisk does then.
-    const char* selftest = std::getenv("BRISK_TIER2_SELFTEST");
-    tier2::Compiler::Options o;
-    o.inject_failure = selftest && std::string_view(selftest) == "fail";
-    // A loop running chained never comes back to the exec loop, which enters the new regions: ask
-    // its hart to leave at the next block boundary (Hart::request_exit, from another thread).
-    o.on_done = [this] {
-      if (Hart* h = running_.load(std::memory_order_acquire))
-        std::atomic_ref<uint64_t>(h->deadline).store(0, std::memory_order_relaxed);
-    };
-    std::string error;
-    tier2_ = tier2::Compiler::load(o, error);
-    if (!tier2_) {
-      static std::atomic<bool> said{false};
-      if (!said.exchange(true)) diag_print("brisk: tier 2: LLVM is not available; everything stays in the baseline tier: {}\n", error);
-    }
+  tier2_on_ = opt_.tier2 && tier2::Compiler::available();
+}
+
+bool JitEngine::load_tier2() {
+  // BRISK_TIER2_SELFTEST=fail (tests only): LLVM fails on every region, to show what brisk does then.
+  const char* selftest = std::getenv("BRISK_TIER2_SELFTEST");
+  tier2::Compiler::Options o;
+  o.inject_failure = selftest && std::string_view(selftest) == "fail";
+  // A loop running chained never comes back to the exec loop, which enters the new regions: ask
+  // its hart to leave at the next block boundary (Hart::request_exit, from another thread).
+  o.on_done = [this] {
+    if (Hart* h = running_.load(std::memory_order_acquire))
+      std::atomic_ref<uint64_t>(h->deadline).store(0, std::memory_order_relaxed);
+  };
+  std::string error;
+  tier2_ = tier2::Compiler::load(o, error);
+  if (!tier2_) {
+    tier2_on_ = false;
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true)) diag_print("brisk: tier 2: LLVM is not available; everything stays in the baseline tier: {}\n", error);
   }
+  return tier2_ != nullptr;
 }
 
 std::string JitEngine::summary() const {
@@ -96,6 +100,7 @@ void JitEngine::after_fork() {
   // (leaked, not destroyed), and the regions entered so far stay, their code copied with the rest.
   if (tier2_) {
     (void)tier2_.release();
+    tier2_on_ = false;
     compiling_.clear();
     dead_regions_.clear();
   }
@@ -459,11 +464,11 @@ uint32_t JitEngine::enter(Hart& h) {
 bool JitEngine::tiers_up(const Hart& h, const Block& b) const {
   // User mode only (flat memory): system mode's MMU and inline TLB are not in region code yet.
   // Shortened blocks (the lockstep checker's) are other translations, never entered through links.
-  return tier2_ && h.mem_limit && b.max_insns == 0 && b.bc.plan.cfg.tiers_up();
+  return tier2_on_ && h.mem_limit && b.max_insns == 0 && b.bc.plan.cfg.tiers_up();
 }
 
 void JitEngine::tier_up(Block* b) {
-  if (!tier2_ || b->region) return;
+  if (!tier2_on_ || b->region || (!tier2_ && !load_tier2())) return;
   b->region = ++last_region_;
   compiling_[b->region] = b;
   tier2_->submit(b->region, b->bc.plan);

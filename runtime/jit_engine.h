@@ -169,10 +169,14 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // The execute-trigger configuration the blocks translated with an execute trigger armed were
   // made for (trigger::State::exec_epoch; 0: none).
   uint64_t exec_epoch_ = 0;
-  // The LLVM tier (nullptr: off, or in a forked child, whose copy lacks the compiler's thread), and
-  // the hart last run, which the compiler's thread asks to come back to the exec loop.
-  std::atomic<Hart*> running_{nullptr};
+  // The LLVM tier: whether blocks tier up (off, in a forked child whose copy lacks the compiler's
+  // thread, or once the module failed to load: no), the compiler, loaded when the first region is
+  // queued (so that a run that never gets hot pays nothing for LLVM), and the hart last run, which
+  // the compiler's thread asks to come back to the exec loop.
+  bool tier2_on_ = false;
   std::unique_ptr<tier2::Compiler> tier2_;
+  bool load_tier2();
+  std::atomic<Hart*> running_{nullptr};
   uint64_t last_region_ = 0;
   std::map<uint64_t, Block*> compiling_;  // queued regions by id, while their blocks are valid
   std::deque<Region> regions_;            // entered ones, until a code-cache flush
