@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <unistd.h>
+#include <xmmintrin.h>
 
 #include <algorithm>
 #include <atomic>
@@ -69,7 +70,11 @@ bool JitEngine::load_tier2() {
       std::atomic_ref<uint64_t>(h->deadline).store(0, std::memory_order_relaxed);
   };
   std::string error;
+  // Loading runs libLLVM's initializers on this thread, whose MXCSR holds the guest's accrued
+  // flags (runtime/fp.h): they must come out as they went in.
+  const unsigned mxcsr = _mm_getcsr();
   tier2_ = tier2::Compiler::load(o, error);
+  _mm_setcsr(mxcsr);
   if (!tier2_) {
     tier2_on_ = false;
     static std::atomic<bool> said{false};
