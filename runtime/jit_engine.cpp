@@ -96,6 +96,8 @@ std::string JitEngine::summary() const {
                      "translated code ({:.1f}%)",
                      stats_.regions, stats_.compile_ns / 1e9, stats_.region_failures, stats_.tier2_insns,
                      stats_.translated_insns, share);
+    if (!tier2_ && !compiling_.empty())
+      s += fmt::format("; {} hot blocks not compiled: the run was too short to load LLVM", compiling_.size());
   }
   return s;
 }
@@ -424,6 +426,7 @@ bool JitEngine::step_to_deadline(Hart& h, TrapHandler& traps) {
 }
 
 uint32_t JitEngine::enter(Hart& h) {
+  if (tier2_on_ && !tier2_) start_tier2();
   if (tier2_) {
     running_.store(&h, std::memory_order_release);
     install_regions();
@@ -473,10 +476,24 @@ bool JitEngine::tiers_up(const Hart& h, const Block& b) const {
 }
 
 void JitEngine::tier_up(Block* b) {
-  if (!tier2_on_ || b->region || (!tier2_ && !load_tier2())) return;
+  if (!tier2_on_ || b->region) return;
   b->region = ++last_region_;
   compiling_[b->region] = b;
-  tier2_->submit(b->region, b->bc.plan);
+  if (tier2_) tier2_->submit(b->region, b->bc.plan);
+}
+
+void JitEngine::start_tier2() {
+  // Loading LLVM and its first compilation cost about 0.1 s of CPU: a short program (busybox echo
+  // and `xz --version` retire about half a million instructions) ends before that would pay, though
+  // some of its blocks get hot. A threshold of 0 (the tests') loads it at once.
+  constexpr uint64_t kLoadAfter = 2'000'000;  // instructions retired in translated code
+  if (compiling_.empty() || (opt_.tier2_threshold && stats_.translated_insns < kLoadAfter)) return;
+  if (!load_tier2()) {
+    compiling_.clear();  // their blocks keep the baseline code, and their region ids: not queued again
+    return;
+  }
+  // Newest first: the blocks the start of the run made hot may be cold by now.
+  for (auto it = compiling_.rbegin(); it != compiling_.rend(); ++it) tier2_->submit(it->first, it->second->bc.plan);
 }
 
 uint32_t JitEngine::run_region(Hart* h, const void* region) {

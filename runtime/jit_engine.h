@@ -141,6 +141,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // are ready (from the exec loop, where no translated code runs, on the engine's own thread).
   bool tiers_up(const Hart& h, const Block& b) const;
   void tier_up(Block* b);
+  void start_tier2();  // loads the compiler once the run is long enough, and submits what is queued
   void install_regions();
 
   EngineOptions opt_;
@@ -170,9 +171,9 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // made for (trigger::State::exec_epoch; 0: none).
   uint64_t exec_epoch_ = 0;
   // The LLVM tier: whether blocks tier up (off, in a forked child whose copy lacks the compiler's
-  // thread, or once the module failed to load: no), the compiler, loaded when the first region is
-  // queued (so that a run that never gets hot pays nothing for LLVM), and the hart last run, which
-  // the compiler's thread asks to come back to the exec loop.
+  // thread, or once the module failed to load: no), the compiler, loaded by start_tier2 (so that a
+  // short run pays nothing for LLVM), and the hart last run, which the compiler's thread asks to
+  // come back to the exec loop.
   bool tier2_on_ = false;
   std::unique_ptr<tier2::Compiler> tier2_;
   bool load_tier2();
