@@ -479,7 +479,37 @@ void JitEngine::tier_up(Block* b) {
   if (!tier2_on_ || b->region) return;
   b->region = ++last_region_;
   compiling_[b->region] = b;
-  if (tier2_) tier2_->submit(b->region, b->bc.plan);
+  if (tier2_) tier2_->submit(b->region, region_of(b));
+}
+
+std::vector<jit::BlockPlan> JitEngine::region_of(const Block* b) const {
+  // Members lie in b's page, so that a store there (JitEngine::invalidate) drops them all with b,
+  // whose entry is the region's; hot: entered a quarter of the threshold's times.
+  constexpr size_t kRegionBlocks = 8;
+  const uint64_t page = page_of(b->bc.plan.pc), t = opt_.tier2_threshold;
+  std::vector<const Block*> members{b};
+  auto consider = [&](uint64_t pc) {
+    if (members.size() == kRegionBlocks || page_of(pc) != page) return;
+    auto it = blocks_.find(Key{pc, page_of(b->pa) + (pc - page), b->mode, 0});
+    if (it == blocks_.end()) return;
+    const Block* m = it->second;
+    const uint64_t entered = m->heat <= t ? t - m->heat : t;
+    if (!m->valid || !m->bc.plan.cfg.tiers_up() || page_of(m->bc.plan.end_pc - 1) != page || entered * 4 < t ||
+        std::find(members.begin(), members.end(), m) != members.end())
+      return;
+    members.push_back(m);
+  };
+  for (size_t k = 0; k < members.size(); k++) {
+    const jit::BlockPlan& p = members[k]->bc.plan;
+    for (const jit::PlanInsn& i : p.insns) {
+      if (i.exit == jit::Exit::Side || i.exit == jit::Exit::Branch || i.exit == jit::Exit::Direct) consider(i.target);
+      if (i.exit == jit::Exit::Branch) consider(i.pc + i.insn.len);
+    }
+    if (const jit::Exit last = p.insns.back().exit; last == jit::Exit::None || last == jit::Exit::Side) consider(p.end_pc);
+  }
+  std::vector<jit::BlockPlan> plans;
+  for (const Block* m : members) plans.push_back(m->bc.plan);
+  return plans;
 }
 
 void JitEngine::start_tier2() {
@@ -493,7 +523,7 @@ void JitEngine::start_tier2() {
     return;
   }
   // Newest first: the blocks the start of the run made hot may be cold by now.
-  for (auto it = compiling_.rbegin(); it != compiling_.rend(); ++it) tier2_->submit(it->first, it->second->bc.plan);
+  for (auto it = compiling_.rbegin(); it != compiling_.rend(); ++it) tier2_->submit(it->first, region_of(it->second));
 }
 
 uint32_t JitEngine::run_region(Hart* h, const void* region) {

@@ -141,6 +141,8 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // are ready (from the exec loop, where no translated code runs, on the engine's own thread).
   bool tiers_up(const Hart& h, const Block& b) const;
   void tier_up(Block* b);
+  // b's region: b and the hot blocks in its page that its direct exits reach, transitively.
+  std::vector<jit::BlockPlan> region_of(const Block* b) const;
   void start_tier2();  // loads the compiler once the run is long enough, and submits what is queued
   void install_regions();
 
