@@ -567,6 +567,8 @@ void JitEngine::install_regions() {
       continue;
     }
     stats_.regions++;
+    if (perf_map_ && c.size)
+      fmt::print(perf_map_, "{:x} {:x} tier2_{:x}\n", reinterpret_cast<uintptr_t>(c.fn), c.size, b->bc.plan.pc);
     // Published on this thread, outside translated code: whatever entered the block enters the region.
     b->entry = stub;
     for (auto [src, exit] : b->incoming)

@@ -16,12 +16,13 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
-#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Module.h>
@@ -291,10 +292,34 @@ struct Impl {
   std::vector<Compiled> done;
   std::atomic<bool> has_done{false};
   std::map<uint64_t, llvm::orc::ResourceTrackerSP> trackers;
+  std::map<std::string, uint64_t, std::less<>> code_sizes;  // of regions linked, by name (RegionSizes)
   bool stop = false;
   std::thread worker;
 
   void work(LlvmCompiler& c);
+};
+
+// Records the size of each region's code as JITLink lays it out, for --perf-map.
+class RegionSizes final : public llvm::orc::ObjectLinkingLayer::Plugin {
+ public:
+  explicit RegionSizes(Impl& impl) : impl_(impl) {}
+  void modifyPassConfig(llvm::orc::MaterializationResponsibility&, llvm::jitlink::LinkGraph&,
+                        llvm::jitlink::PassConfiguration& config) override {
+    config.PostFixupPasses.push_back([this](llvm::jitlink::LinkGraph& g) {
+      std::lock_guard lock(impl_.mu);
+      for (llvm::jitlink::Symbol* sym : g.defined_symbols())
+        if (sym->hasName() && sym->getName().starts_with("brisk_region_")) impl_.code_sizes[sym->getName().str()] = sym->getSize();
+      return llvm::Error::success();
+    });
+  }
+  llvm::Error notifyFailed(llvm::orc::MaterializationResponsibility&) override { return llvm::Error::success(); }
+  llvm::Error notifyRemovingResources(llvm::orc::JITDylib&, llvm::orc::ResourceKey) override {
+    return llvm::Error::success();
+  }
+  void notifyTransferringResources(llvm::orc::JITDylib&, llvm::orc::ResourceKey, llvm::orc::ResourceKey) override {}
+
+ private:
+  Impl& impl_;
 };
 
 class LlvmCompiler final : public Compiler {
@@ -343,7 +368,13 @@ LlvmCompiler::LlvmCompiler(const Options& opt) : impl_(std::make_unique<Impl>())
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   });
-  auto jit = llvm::orc::LLJITBuilder().create();
+  auto jit = llvm::orc::LLJITBuilder()
+                 .setObjectLinkingLayerCreator([impl = impl_.get()](llvm::orc::ExecutionSession& es, const llvm::Triple&) {
+                   auto layer = std::make_unique<llvm::orc::ObjectLinkingLayer>(es);
+                   layer->addPlugin(std::make_shared<RegionSizes>(*impl));
+                   return llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>>(std::move(layer));
+                 })
+                 .create();
   if (!jit) {
     impl_->jit_error = error_text(jit.takeError());
     return;
@@ -451,6 +482,10 @@ Compiled LlvmCompiler::compile(uint64_t id, const std::vector<jit::BlockPlan>& p
   {
     std::lock_guard lock(impl_->mu);
     impl_->trackers[id] = rt;
+    if (auto it = impl_->code_sizes.find(name); it != impl_->code_sizes.end()) {
+      r.size = it->second;
+      impl_->code_sizes.erase(it);
+    }
   }
   r.fn = sym->toPtr<RegionFn>();
   r.nanoseconds = elapsed();

@@ -32,6 +32,7 @@ using RegionFn = uint32_t (*)(Hart*);
 struct Compiled {
   uint64_t id = 0;
   RegionFn fn = nullptr;  // nullptr: LLVM failed, and `error` says why
+  uint64_t size = 0;      // bytes of fn's code (for --perf-map)
   std::string error;
   // Host time spent compiling. An integer: the exec loop adds it up, and host FP there would raise
   // flags in MXCSR, which translated code takes for the guest's (runtime/fp.h).
