@@ -43,24 +43,24 @@ inline Status branch(Hart& h, const Insn& i, bool taken) {
 // page, a watched code page) must still find the state before the instruction in the hart, as the
 // accessor does: the base comes through an empty asm that reads the hart, so LLVM stores what the
 // region changed, pc and instret included, before the access.
-inline uint8_t* flat_at(Hart& h, uint64_t va) {
-  if (h.csr.triggers.memory || va >= h.mem_limit) [[unlikely]]
-    return nullptr;
+inline bool flat_inline(const Hart& h, uint64_t va) { return !h.csr.triggers.memory && va < h.mem_limit; }
+inline uint8_t* flat_synced(Hart& h, uint64_t va) {
   uint8_t* base = h.mem_base;
   asm("" : "+r"(base) : "m"(h));
   return base + va;
 }
 #else
 // Elsewhere the accessor is inline, its flat path with it.
-inline uint8_t* flat_at(Hart&, uint64_t) { return nullptr; }
+inline bool flat_inline(const Hart&, uint64_t) { return false; }
+inline uint8_t* flat_synced(Hart&, uint64_t) { return nullptr; }
 #endif
 
 template <typename T>
 inline Status load(Hart& h, const Insn& i) {
   T v;
   const uint64_t va = xlen_addr(h, rs1(h, i) + i.imm);
-  if (uint8_t* p = flat_at(h, va)) [[likely]]
-    std::memcpy(&v, p, sizeof v);
+  if (flat_inline(h, va)) [[likely]]
+    std::memcpy(&v, flat_synced(h, va), sizeof v);
   else if (!mem_load(h, va, v))
     return Status::Trap;
   // Sign- or zero-extends according to T.
@@ -74,8 +74,8 @@ template <typename T>
 inline Status store(Hart& h, const Insn& i) {
   const uint64_t va = xlen_addr(h, rs1(h, i) + i.imm);
   const T v = static_cast<T>(rs2(h, i));
-  if (uint8_t* p = flat_at(h, va)) [[likely]] {
-    std::memcpy(p, &v, sizeof v);
+  if (flat_inline(h, va)) [[likely]] {
+    std::memcpy(flat_synced(h, va), &v, sizeof v);
     return Status::Next;
   }
   return mem_store(h, va, v) ? Status::Next : Status::Trap;
