@@ -516,7 +516,7 @@ void JitEngine::start_tier2() {
   // Loading LLVM and its first compilation cost about 0.1 s of CPU: a short program (busybox echo
   // and `xz --version` retire about half a million instructions) ends before that would pay, though
   // some of its blocks get hot. A threshold of 0 (the tests') loads it at once.
-  constexpr uint64_t kLoadAfter = 2'000'000;  // instructions retired in translated code
+  constexpr uint64_t kLoadAfter = 1'000'000;  // instructions retired in translated code
   if (compiling_.empty() || (opt_.tier2_threshold && stats_.translated_insns < kLoadAfter)) return;
   if (!load_tier2()) {
     compiling_.clear();  // their blocks keep the baseline code, and their region ids: not queued again
