@@ -235,7 +235,7 @@ TEST_F(Tier2, ATwoBlockRegionStopsBeforeTheBlockThatWouldPassTheDeadline) {
   EXPECT_EQ(h.x[kA1], 0u + 1 + 2 + 3);
 }
 
-// Region code makes the flat access inline (runtime/sem_int.cpp, flat_at): a host fault there, on
+// Region code makes the flat access inline (runtime/sem_int.cpp, flat_inline): a host fault there, on
 // a guest page the host maps read-only, must find the state before the store in the hart, in the
 // middle of the block, as the fault handler finds it after the interpreter's.
 TEST_F(Tier2, AHostFaultOnInlineFlatMemoryLeavesTheExactStateOfTheInterpreter) {
