@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/ExecutionEngine/Orc/EPCEHFrameRegistrar.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -368,13 +369,25 @@ LlvmCompiler::LlvmCompiler(const Options& opt) : impl_(std::make_unique<Impl>())
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   });
-  auto jit = llvm::orc::LLJITBuilder()
-                 .setObjectLinkingLayerCreator([impl = impl_.get()](llvm::orc::ExecutionSession& es, const llvm::Triple&) {
-                   auto layer = std::make_unique<llvm::orc::ObjectLinkingLayer>(es);
-                   layer->addPlugin(std::make_shared<RegionSizes>(*impl));
-                   return llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>>(std::move(layer));
-                 })
-                 .create();
+  // JITLink as LLJIT sets it up by itself on x86-64 (position-independent code, the small code model,
+  // unwind tables registered, so that an exception may pass through region code), and RegionSizes.
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb) {
+    impl_->jit_error = error_text(jtmb.takeError());
+    return;
+  }
+  jtmb->setRelocationModel(llvm::Reloc::PIC_);
+  jtmb->setCodeModel(llvm::CodeModel::Small);
+  auto link = [impl = impl_.get()](llvm::orc::ExecutionSession& es,
+                                   const llvm::Triple&) -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+    auto layer = std::make_unique<llvm::orc::ObjectLinkingLayer>(es);
+    auto registrar = llvm::orc::EPCEHFrameRegistrar::Create(es);
+    if (!registrar) return registrar.takeError();
+    layer->addPlugin(std::make_shared<llvm::orc::EHFrameRegistrationPlugin>(es, std::move(*registrar)));
+    layer->addPlugin(std::make_shared<RegionSizes>(*impl));
+    return layer;
+  };
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).setObjectLinkingLayerCreator(link).create();
   if (!jit) {
     impl_->jit_error = error_text(jit.takeError());
     return;
