@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <unistd.h>
+#include <xmmintrin.h>
 
 #include <algorithm>
 #include <atomic>
@@ -54,24 +55,32 @@ JitEngine::JitEngine(const EngineOptions& opt)
     tramp_[static_cast<unsigned>(x64::ctr_recording(mask))] = x64::emit_trampolines(arena_, emitter_, host_regs(mask));
   arena_start_ = arena_.cursor();
   if (opt_.perf_map) perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
-  if (opt_.tier2 && tier2::Compiler::available()) {
-    // BRISK_TIER2_SELFTEST=fail (tests only): LLVM fails on every region, to show what brisk does then.
-    const char* selftest = std::getenv("BRISK_TIER2_SELFTEST");
-    tier2::Compiler::Options o;
-    o.inject_failure = selftest && std::string_view(selftest) == "fail";
-    // A loop running chained never comes back to the exec loop, which enters the new regions: ask
-    // its hart to leave at the next block boundary (Hart::request_exit, from another thread).
-    o.on_done = [this] {
-      if (Hart* h = running_.load(std::memory_order_acquire))
-        std::atomic_ref<uint64_t>(h->deadline).store(0, std::memory_order_relaxed);
-    };
-    std::string error;
-    tier2_ = tier2::Compiler::load(o, error);
-    if (!tier2_) {
-      static std::atomic<bool> said{false};
-      if (!said.exchange(true)) diag_print("brisk: tier 2: LLVM is not available; everything stays in the baseline tier: {}\n", error);
-    }
+  tier2_on_ = opt_.tier2 && tier2::Compiler::available();
+}
+
+bool JitEngine::load_tier2() {
+  // BRISK_TIER2_SELFTEST=fail (tests only): LLVM fails on every region, to show what brisk does then.
+  const char* selftest = std::getenv("BRISK_TIER2_SELFTEST");
+  tier2::Compiler::Options o;
+  o.inject_failure = selftest && std::string_view(selftest) == "fail";
+  // A loop running chained never comes back to the exec loop, which enters the new regions: ask
+  // its hart to leave at the next block boundary (Hart::request_exit, from another thread).
+  o.on_done = [this] {
+    if (Hart* h = running_.load(std::memory_order_acquire))
+      std::atomic_ref<uint64_t>(h->deadline).store(0, std::memory_order_relaxed);
+  };
+  std::string error;
+  // Loading runs libLLVM's initializers on this thread, whose MXCSR holds the guest's accrued
+  // flags (runtime/fp.h): they must come out as they went in.
+  const unsigned mxcsr = _mm_getcsr();
+  tier2_ = tier2::Compiler::load(o, error);
+  _mm_setcsr(mxcsr);
+  if (!tier2_) {
+    tier2_on_ = false;
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true)) diag_print("brisk: tier 2: LLVM is not available; everything stays in the baseline tier: {}\n", error);
   }
+  return tier2_ != nullptr;
 }
 
 std::string JitEngine::summary() const {
@@ -87,6 +96,8 @@ std::string JitEngine::summary() const {
                      "translated code ({:.1f}%)",
                      stats_.regions, stats_.compile_ns / 1e9, stats_.region_failures, stats_.tier2_insns,
                      stats_.translated_insns, share);
+    if (!tier2_ && !compiling_.empty())
+      s += fmt::format("; {} hot blocks not compiled: the run was too short to load LLVM", compiling_.size());
   }
   return s;
 }
@@ -96,6 +107,7 @@ void JitEngine::after_fork() {
   // (leaked, not destroyed), and the regions entered so far stay, their code copied with the rest.
   if (tier2_) {
     (void)tier2_.release();
+    tier2_on_ = false;
     compiling_.clear();
     dead_regions_.clear();
   }
@@ -413,6 +425,7 @@ bool JitEngine::step_to_deadline(Hart& h, TrapHandler& traps) {
 }
 
 uint32_t JitEngine::enter(Hart& h) {
+  if (tier2_on_ && !tier2_) start_tier2();
   if (tier2_) {
     running_.store(&h, std::memory_order_release);
     install_regions();
@@ -458,14 +471,58 @@ uint32_t JitEngine::enter(Hart& h) {
 bool JitEngine::tiers_up(const Hart& h, const Block& b) const {
   // User mode only (flat memory): system mode's MMU and inline TLB are not in region code yet.
   // Shortened blocks (the lockstep checker's) are other translations, never entered through links.
-  return tier2_ && h.mem_limit && b.max_insns == 0 && b.bc.plan.cfg.tiers_up();
+  return tier2_on_ && h.mem_limit && b.max_insns == 0 && b.bc.plan.cfg.tiers_up();
 }
 
 void JitEngine::tier_up(Block* b) {
-  if (!tier2_ || b->region) return;
+  if (!tier2_on_ || b->region) return;
   b->region = ++last_region_;
   compiling_[b->region] = b;
-  tier2_->submit(b->region, b->bc.plan);
+  if (tier2_) tier2_->submit(b->region, region_of(b));
+}
+
+std::vector<jit::BlockPlan> JitEngine::region_of(const Block* b) const {
+  // Members lie in b's page, so that a store there (JitEngine::invalidate) drops them all with b,
+  // whose entry is the region's; hot: entered a quarter of the threshold's times.
+  constexpr size_t kRegionBlocks = 8;
+  const uint64_t page = page_of(b->bc.plan.pc), t = opt_.tier2_threshold;
+  std::vector<const Block*> members{b};
+  auto consider = [&](uint64_t pc) {
+    if (members.size() == kRegionBlocks || page_of(pc) != page) return;
+    auto it = blocks_.find(Key{pc, page_of(b->pa) + (pc - page), b->mode, 0});
+    if (it == blocks_.end()) return;
+    const Block* m = it->second;
+    const uint64_t entered = m->heat <= t ? t - m->heat : t;
+    if (!m->valid || !m->bc.plan.cfg.tiers_up() || page_of(m->bc.plan.end_pc - 1) != page || entered * 4 < t ||
+        std::find(members.begin(), members.end(), m) != members.end())
+      return;
+    members.push_back(m);
+  };
+  for (size_t k = 0; k < members.size(); k++) {
+    const jit::BlockPlan& p = members[k]->bc.plan;
+    for (const jit::PlanInsn& i : p.insns) {
+      if (i.exit == jit::Exit::Side || i.exit == jit::Exit::Branch || i.exit == jit::Exit::Direct) consider(i.target);
+      if (i.exit == jit::Exit::Branch) consider(i.pc + i.insn.len);
+    }
+    if (const jit::Exit last = p.insns.back().exit; last == jit::Exit::None || last == jit::Exit::Side) consider(p.end_pc);
+  }
+  std::vector<jit::BlockPlan> plans;
+  for (const Block* m : members) plans.push_back(m->bc.plan);
+  return plans;
+}
+
+void JitEngine::start_tier2() {
+  // Loading LLVM and its first compilation cost about 0.1 s of CPU: a short program (busybox echo
+  // and `xz --version` retire about half a million instructions) ends before that would pay, though
+  // some of its blocks get hot. A threshold of 0 (the tests') loads it at once.
+  constexpr uint64_t kLoadAfter = 1'000'000;  // instructions retired in translated code
+  if (compiling_.empty() || (opt_.tier2_threshold && stats_.translated_insns < kLoadAfter)) return;
+  if (!load_tier2()) {
+    compiling_.clear();  // their blocks keep the baseline code, and their region ids: not queued again
+    return;
+  }
+  // Newest first: the blocks the start of the run made hot may be cold by now.
+  for (auto it = compiling_.rbegin(); it != compiling_.rend(); ++it) tier2_->submit(it->first, region_of(it->second));
 }
 
 uint32_t JitEngine::run_region(Hart* h, const void* region) {
@@ -509,6 +566,8 @@ void JitEngine::install_regions() {
       continue;
     }
     stats_.regions++;
+    if (perf_map_ && c.size)
+      fmt::print(perf_map_, "{:x} {:x} tier2_{:x}\n", reinterpret_cast<uintptr_t>(c.fn), c.size, b->bc.plan.pc);
     // Published on this thread, outside translated code: whatever entered the block enters the region.
     b->entry = stub;
     for (auto [src, exit] : b->incoming)

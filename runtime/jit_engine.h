@@ -133,6 +133,9 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // are ready (from the exec loop, where no translated code runs, on the engine's own thread).
   bool tiers_up(const Hart& h, const Block& b) const;
   void tier_up(Block* b);
+  // b's region: b and the hot blocks in its page that its direct exits reach, transitively.
+  std::vector<jit::BlockPlan> region_of(const Block* b) const;
+  void start_tier2();  // loads the compiler once the run is long enough, and submits what is queued
   void install_regions();
 
   EngineOptions opt_;
@@ -162,10 +165,14 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // The execute-trigger configuration the blocks translated with an execute trigger armed were
   // made for (trigger::State::exec_epoch; 0: none).
   uint64_t exec_epoch_ = 0;
-  // The LLVM tier (nullptr: off, or in a forked child, whose copy lacks the compiler's thread), and
-  // the hart last run, which the compiler's thread asks to come back to the exec loop.
-  std::atomic<Hart*> running_{nullptr};
+  // The LLVM tier: whether blocks tier up (off, in a forked child whose copy lacks the compiler's
+  // thread, or once the module failed to load: no), the compiler, loaded by start_tier2 (so that a
+  // short run pays nothing for LLVM), and the hart last run, which the compiler's thread asks to
+  // come back to the exec loop.
+  bool tier2_on_ = false;
   std::unique_ptr<tier2::Compiler> tier2_;
+  bool load_tier2();
+  std::atomic<Hart*> running_{nullptr};
   uint64_t last_region_ = 0;
   std::map<uint64_t, Block*> compiling_;  // queued regions by id, while their blocks are valid
   std::deque<Region> regions_;            // entered ones, until a code-cache flush

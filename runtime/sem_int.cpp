@@ -36,10 +36,33 @@ inline Status branch(Hart& h, const Insn& i, bool taken) {
   return taken ? jump_to(h, h.pc + i.imm) : Status::Next;
 }
 
+#ifdef BRISK_TIER2_BITCODE
+// Region code (jit/llvm/region.cpp) makes the flat access inline, with the baseline's check (no
+// trigger armed, va below the limit), and calls the accessor (a call in the bitcode:
+// BRISK_GUEST_ACCESS, runtime/hart.h) for anything else. A host fault on flat memory (an unmapped
+// page, a watched code page) must still find the state before the instruction in the hart, as the
+// accessor does: the base comes through an empty asm that reads the hart, so LLVM stores what the
+// region changed, pc and instret included, before the access.
+inline bool flat_inline(const Hart& h, uint64_t va) { return !h.csr.triggers.memory && va < h.mem_limit; }
+inline uint8_t* flat_synced(Hart& h, uint64_t va) {
+  uint8_t* base = h.mem_base;
+  asm("" : "+r"(base) : "m"(h));
+  return base + va;
+}
+#else
+// Elsewhere the accessor is inline, its flat path with it.
+inline bool flat_inline(const Hart&, uint64_t) { return false; }
+inline uint8_t* flat_synced(Hart&, uint64_t) { return nullptr; }
+#endif
+
 template <typename T>
 inline Status load(Hart& h, const Insn& i) {
   T v;
-  if (!mem_load(h, xlen_addr(h, rs1(h, i) + i.imm), v)) return Status::Trap;
+  const uint64_t va = xlen_addr(h, rs1(h, i) + i.imm);
+  if (flat_inline(h, va)) [[likely]]
+    std::memcpy(&v, flat_synced(h, va), sizeof v);
+  else if (!mem_load(h, va, v))
+    return Status::Trap;
   // Sign- or zero-extends according to T.
   if constexpr (std::is_signed_v<T>)
     return write_rd(h, i, static_cast<uint64_t>(static_cast<int64_t>(v)));
@@ -49,7 +72,13 @@ inline Status load(Hart& h, const Insn& i) {
 
 template <typename T>
 inline Status store(Hart& h, const Insn& i) {
-  return mem_store(h, xlen_addr(h, rs1(h, i) + i.imm), static_cast<T>(rs2(h, i))) ? Status::Next : Status::Trap;
+  const uint64_t va = xlen_addr(h, rs1(h, i) + i.imm);
+  const T v = static_cast<T>(rs2(h, i));
+  if (flat_inline(h, va)) [[likely]] {
+    std::memcpy(flat_synced(h, va), &v, sizeof v);
+    return Status::Next;
+  }
+  return mem_store(h, va, v) ? Status::Next : Status::Trap;
 }
 
 // RISC-V division never traps: x/0 = all ones, x%0 = x, INT_MIN/-1 = INT_MIN, INT_MIN%-1 = 0.

@@ -16,12 +16,16 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/ExecutionEngine/Orc/EPCEHFrameRegistrar.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -54,11 +58,11 @@ constexpr const char* kHartLayoutName = "_ZN5brisk5tier211kHartLayoutE";
 
 std::string error_text(llvm::Error e) { return llvm::toString(std::move(e)); }
 
-// Builds `region` in m from plan: see RegionFn and Compiled.
+// Builds `region` in m from its blocks' plans: see RegionFn and Compiled.
 class RegionBuilder {
  public:
-  RegionBuilder(llvm::Module& m, const jit::BlockPlan& plan, const llvm::ConstantArray& table)
-      : m_(m), ctx_(m.getContext()), b_(ctx_), plan_(plan), table_(table) {}
+  RegionBuilder(llvm::Module& m, const std::vector<jit::BlockPlan>& plans, const llvm::ConstantArray& table)
+      : m_(m), ctx_(m.getContext()), b_(ctx_), plans_(plans), table_(table) {}
 
   llvm::Function* build(const std::string& name, bool inject_failure) {
     auto* i32 = b_.getInt32Ty();
@@ -72,21 +76,27 @@ class RegionBuilder {
     fn_ = fn;
     h_ = fn->getArg(0);
     auto* entry = block("entry");
-    loop_ = block("loop");
+    for (const jit::BlockPlan& plan : plans_) heads_.emplace(plan.pc, block(fmt::format("block_{:x}", plan.pc)));
     b_.SetInsertPoint(entry);
-    b_.CreateBr(loop_);
+    b_.CreateBr(heads_.at(plans_.front().pc));
+    for (const jit::BlockPlan& plan : plans_) emit_block(plan, inject_failure);
+    return fn;
+  }
 
+ private:
+  void emit_block(const jit::BlockPlan& plan, bool inject_failure) {
+    plan_ = &plan;
     // A block entry: leave before the block if running it could pass the deadline, which another
     // thread or a signal may lower at any time (Hart::request_exit).
-    b_.SetInsertPoint(loop_);
+    b_.SetInsertPoint(heads_.at(plan.pc));
     instret_ = b_.CreateLoad(b_.getInt64Ty(), field(offsetof(Hart, instret)), "instret");
     auto* deadline = b_.CreateLoad(b_.getInt64Ty(), field(offsetof(Hart, deadline)), /*isVolatile=*/true);
-    auto* late = b_.CreateICmpUGT(b_.CreateAdd(instret_, i64(plan_.insns.size())), deadline);
+    auto* late = b_.CreateICmpUGT(b_.CreateAdd(instret_, i64(plan.insns.size())), deadline);
     auto* late_bb = block("deadline");
     auto* first = block("insn0");
     b_.CreateCondBr(late, late_bb, first);
     b_.SetInsertPoint(late_bb);
-    store64(offsetof(Hart, pc), plan_.pc);
+    store64(offsetof(Hart, pc), plan.pc);
     if (inject_failure) {
       auto missing = m_.getOrInsertFunction("brisk_tier2_injected_failure", llvm::FunctionType::get(b_.getVoidTy(), false));
       b_.CreateCall(missing);
@@ -94,11 +104,9 @@ class RegionBuilder {
     b_.CreateRet(i32c(x64::kExitDeadline));
 
     b_.SetInsertPoint(first);
-    for (size_t k = 0; k < plan_.insns.size(); k++) emit_insn(k);
-    return fn;
+    for (size_t k = 0; k < plan.insns.size(); k++) emit_insn(k);
   }
 
- private:
   llvm::BasicBlock* block(const std::string& name) { return llvm::BasicBlock::Create(ctx_, name, fn_); }
   llvm::ConstantInt* i64(uint64_t v) { return b_.getInt64(v); }
   llvm::ConstantInt* i32c(uint32_t v) { return b_.getInt32(v); }
@@ -106,7 +114,7 @@ class RegionBuilder {
   void store64(size_t off, llvm::Value* v) { b_.CreateStore(v, field(off)); }
   void store64(size_t off, uint64_t v) { store64(off, i64(v)); }
   void set_instret(uint64_t retired) { store64(offsetof(Hart, instret), b_.CreateAdd(instret_, i64(retired))); }
-  uint64_t guest_pc(uint64_t pc) const { return plan_.cfg.rv32 ? static_cast<uint32_t>(pc) : pc; }
+  uint64_t guest_pc(uint64_t pc) const { return plan_->cfg.rv32 ? static_cast<uint32_t>(pc) : pc; }
 
   // The Insn as a constant, so that LLVM folds its fields into the inlined semantics.
   llvm::Constant* insn_constant(const Insn& i) {
@@ -118,21 +126,21 @@ class RegionBuilder {
     return gv;
   }
 
-  // Leaves the region at `pc` (hart.pc already holds it) after `retired` instructions of this
-  // iteration: around the loop when pc is the region's start, else on through the lookup table.
+  // Leaves the block for `pc` (hart.pc already holds it) after `retired` of its instructions: to that
+  // block's entry when it is the region's, else out, on through the lookup table.
   void leave_to(uint64_t pc, uint64_t retired) {
     set_instret(retired);
-    if (pc == plan_.pc) {
-      b_.CreateBr(loop_);
+    if (auto it = heads_.find(pc); it != heads_.end()) {
+      b_.CreateBr(it->second);
     } else {
       b_.CreateRet(i32c(x64::kExitRegionNext));
     }
   }
 
   void emit_insn(size_t k) {
-    const jit::PlanInsn& p = plan_.insns[k];
+    const jit::PlanInsn& p = plan_->insns[k];
     const Insn& i = p.insn;
-    const bool last = k + 1 == plan_.insns.size();
+    const bool last = k + 1 == plan_->insns.size();
     store64(offsetof(Hart, pc), p.pc);
     set_instret(k);
     auto* sem = llvm::cast<llvm::Function>(table_.getOperand(static_cast<unsigned>(i.op)));
@@ -157,11 +165,16 @@ class RegionBuilder {
     if (p.exit == jit::Exit::None) {
       b_.CreateUnreachable();
     } else if (p.exit == jit::Exit::Indirect) {
+      // To whichever of the region's blocks the register names, else out.
       auto* pc = b_.CreateLoad(b_.getInt64Ty(), field(offsetof(Hart, pc)));
-      auto* again = block(fmt::format("again{}", k)), *out = block(fmt::format("out{}", k));
-      b_.CreateCondBr(b_.CreateICmpEQ(pc, i64(plan_.pc)), again, out);
-      b_.SetInsertPoint(again);
-      leave_to(plan_.pc, k + 1);
+      auto* out = block(fmt::format("out{}", k));
+      auto* to = b_.CreateSwitch(pc, out, static_cast<unsigned>(heads_.size()));
+      for (const auto& [head_pc, head] : heads_) {
+        auto* again = block(fmt::format("to_{:x}", head_pc));
+        to->addCase(i64(head_pc), again);
+        b_.SetInsertPoint(again);
+        leave_to(head_pc, k + 1);
+      }
       b_.SetInsertPoint(out);
       leave_to(~0ull, k + 1);
     } else if (p.exit == jit::Exit::Helper) {
@@ -202,8 +215,8 @@ class RegionBuilder {
     }
     b_.SetInsertPoint(next);
     if (last && (p.exit == jit::Exit::None || p.exit == jit::Exit::Side)) {
-      store64(offsetof(Hart, pc), plan_.end_pc);
-      leave_to(plan_.end_pc, k + 1);
+      store64(offsetof(Hart, pc), plan_->end_pc);
+      leave_to(plan_->end_pc, k + 1);
     } else if (last) {
       b_.CreateUnreachable();  // every terminator left above
     }
@@ -212,13 +225,47 @@ class RegionBuilder {
   llvm::Module& m_;
   llvm::LLVMContext& ctx_;
   llvm::IRBuilder<> b_;
-  const jit::BlockPlan& plan_;
+  const std::vector<jit::BlockPlan>& plans_;
   const llvm::ConstantArray& table_;
   llvm::Function* fn_ = nullptr;
   llvm::Value* h_ = nullptr;
-  llvm::BasicBlock* loop_ = nullptr;
-  llvm::Value* instret_ = nullptr;
+  std::map<uint64_t, llvm::BasicBlock*> heads_;  // each block's entry, by its pc
+  const jit::BlockPlan* plan_ = nullptr;  // the block being emitted
+  llvm::Value* instret_ = nullptr;  // hart.instret at its entry
 };
+
+// Reads the bodies of the functions `root` reaches in the lazily read m, and makes the others
+// declarations, which nothing left refers to but the kSemantics table that GlobalDCE drops.
+llvm::Error materialize_reachable(llvm::Module& m, llvm::Function& root) {
+  std::vector<llvm::Value*> work{&root};
+  llvm::SmallPtrSet<llvm::Value*, 32> seen{&root};
+  while (!work.empty()) {
+    llvm::Value* v = work.back();
+    work.pop_back();
+    auto* g = llvm::dyn_cast<llvm::GlobalValue>(v);
+    if (g && g->isMaterializable())
+      if (auto e = g->materialize()) return e;
+    auto visit = [&](llvm::Value* op) {
+      if ((llvm::isa<llvm::GlobalValue>(op) || llvm::isa<llvm::ConstantExpr>(op) ||
+           llvm::isa<llvm::ConstantAggregate>(op)) && seen.insert(op).second)
+        work.push_back(op);
+    };
+    if (auto* f = llvm::dyn_cast<llvm::Function>(v)) {
+      for (llvm::Instruction& i : llvm::instructions(*f))
+        for (llvm::Value* op : i.operands()) visit(op);
+    } else if (auto* gv = llvm::dyn_cast<llvm::GlobalVariable>(v)) {
+      if (gv->hasInitializer()) visit(gv->getInitializer());
+    } else if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) {
+      for (llvm::Value* op : c->operands()) visit(op);
+    }
+  }
+  for (llvm::Function& f : m)
+    if (f.isMaterializable()) {
+      f.deleteBody();
+      f.setComdat(nullptr);  // a declaration has none
+    }
+  return m.materializeAll();
+}
 
 // The bitcode's hart must be brisk's: the region addresses its fields by brisk's offsets.
 bool same_hart_layout(const llvm::Module& m) {
@@ -242,22 +289,46 @@ struct Impl {
 
   std::mutex mu;
   std::condition_variable cv;
-  std::deque<std::pair<uint64_t, jit::BlockPlan>> queue;
+  std::deque<std::pair<uint64_t, std::vector<jit::BlockPlan>>> queue;
   std::vector<Compiled> done;
   std::atomic<bool> has_done{false};
   std::map<uint64_t, llvm::orc::ResourceTrackerSP> trackers;
+  std::map<std::string, uint64_t, std::less<>> code_sizes;  // of regions linked, by name (RegionSizes)
   bool stop = false;
   std::thread worker;
 
   void work(LlvmCompiler& c);
 };
 
+// Records the size of each region's code as JITLink lays it out, for --perf-map.
+class RegionSizes final : public llvm::orc::ObjectLinkingLayer::Plugin {
+ public:
+  explicit RegionSizes(Impl& impl) : impl_(impl) {}
+  void modifyPassConfig(llvm::orc::MaterializationResponsibility&, llvm::jitlink::LinkGraph&,
+                        llvm::jitlink::PassConfiguration& config) override {
+    config.PostFixupPasses.push_back([this](llvm::jitlink::LinkGraph& g) {
+      std::lock_guard lock(impl_.mu);
+      for (llvm::jitlink::Symbol* sym : g.defined_symbols())
+        if (sym->hasName() && sym->getName().starts_with("brisk_region_")) impl_.code_sizes[sym->getName().str()] = sym->getSize();
+      return llvm::Error::success();
+    });
+  }
+  llvm::Error notifyFailed(llvm::orc::MaterializationResponsibility&) override { return llvm::Error::success(); }
+  llvm::Error notifyRemovingResources(llvm::orc::JITDylib&, llvm::orc::ResourceKey) override {
+    return llvm::Error::success();
+  }
+  void notifyTransferringResources(llvm::orc::JITDylib&, llvm::orc::ResourceKey, llvm::orc::ResourceKey) override {}
+
+ private:
+  Impl& impl_;
+};
+
 class LlvmCompiler final : public Compiler {
  public:
   explicit LlvmCompiler(const Options& opt);
   ~LlvmCompiler() override;
-  Compiled compile(uint64_t id, const jit::BlockPlan& plan) override;
-  void submit(uint64_t id, const jit::BlockPlan& plan) override;
+  Compiled compile(uint64_t id, const std::vector<jit::BlockPlan>& plans) override;
+  void submit(uint64_t id, std::vector<jit::BlockPlan> plans) override;
   bool has_done() const override;
   std::vector<Compiled> take_done() override;
   void release(uint64_t id) override;
@@ -279,10 +350,10 @@ void Impl::work(LlvmCompiler& c) {
     std::unique_lock busy(work_lock());
     lock.lock();
     if (stop) return;
-    auto [id, plan] = std::move(queue.front());
+    auto [id, plans] = std::move(queue.front());
     queue.pop_front();
     lock.unlock();
-    Compiled r = c.compile(id, plan);
+    Compiled r = c.compile(id, plans);
     lock.lock();
     done.push_back(std::move(r));
     has_done.store(true, std::memory_order_release);
@@ -298,7 +369,25 @@ LlvmCompiler::LlvmCompiler(const Options& opt) : impl_(std::make_unique<Impl>())
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   });
-  auto jit = llvm::orc::LLJITBuilder().create();
+  // JITLink as LLJIT sets it up by itself on x86-64 (position-independent code, the small code model,
+  // unwind tables registered, so that an exception may pass through region code), and RegionSizes.
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb) {
+    impl_->jit_error = error_text(jtmb.takeError());
+    return;
+  }
+  jtmb->setRelocationModel(llvm::Reloc::PIC_);
+  jtmb->setCodeModel(llvm::CodeModel::Small);
+  auto link = [impl = impl_.get()](llvm::orc::ExecutionSession& es,
+                                   const llvm::Triple&) -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+    auto layer = std::make_unique<llvm::orc::ObjectLinkingLayer>(es);
+    auto registrar = llvm::orc::EPCEHFrameRegistrar::Create(es);
+    if (!registrar) return registrar.takeError();
+    layer->addPlugin(std::make_shared<llvm::orc::EHFrameRegistrationPlugin>(es, std::move(*registrar)));
+    layer->addPlugin(std::make_shared<RegionSizes>(*impl));
+    return layer;
+  };
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).setObjectLinkingLayerCreator(link).create();
   if (!jit) {
     impl_->jit_error = error_text(jit.takeError());
     return;
@@ -329,7 +418,7 @@ LlvmCompiler::~LlvmCompiler() {
   if (impl_->worker.joinable()) impl_->worker.join();
 }
 
-Compiled LlvmCompiler::compile(uint64_t id, const jit::BlockPlan& plan) {
+Compiled LlvmCompiler::compile(uint64_t id, const std::vector<jit::BlockPlan>& plans) {
   const auto t0 = std::chrono::steady_clock::now();
   Compiled r;
   r.id = id;
@@ -345,7 +434,9 @@ Compiled LlvmCompiler::compile(uint64_t id, const jit::BlockPlan& plan) {
 
   auto ctx = std::make_unique<llvm::LLVMContext>();
   const llvm::StringRef bytes(reinterpret_cast<const char*>(kSemanticsBitcode), kSemanticsBitcode_size);
-  auto parsed = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "semantics.bc"), *ctx);
+  // Lazily: a region needs a few of the semantics' functions, and reading every body took most of
+  // a compilation.
+  auto parsed = llvm::getLazyBitcodeModule(llvm::MemoryBufferRef(bytes, "semantics.bc"), *ctx);
   if (!parsed) return fail(error_text(parsed.takeError()));
   std::unique_ptr<llvm::Module> m = std::move(*parsed);
   if (!same_hart_layout(*m)) return fail("the semantics' bitcode lays Hart out differently from brisk");
@@ -354,7 +445,8 @@ Compiled LlvmCompiler::compile(uint64_t id, const jit::BlockPlan& plan) {
   if (!entries || entries->getNumOperands() != kOpCount) return fail("the semantics' bitcode has no kSemantics table");
 
   const std::string name = fmt::format("brisk_region_{}", id);
-  RegionBuilder(*m, plan, *entries).build(name, impl_->opt.inject_failure);
+  llvm::Function* region = RegionBuilder(*m, plans, *entries).build(name, impl_->opt.inject_failure);
+  if (auto e = materialize_reachable(*m, *region)) return fail(error_text(std::move(e)));
   // Only the region is the module's own: the rest is inlined into it or dropped, and the
   // semantics it still calls are brisk's, found by name.
   for (llvm::Function& f : *m)
@@ -403,16 +495,20 @@ Compiled LlvmCompiler::compile(uint64_t id, const jit::BlockPlan& plan) {
   {
     std::lock_guard lock(impl_->mu);
     impl_->trackers[id] = rt;
+    if (auto it = impl_->code_sizes.find(name); it != impl_->code_sizes.end()) {
+      r.size = it->second;
+      impl_->code_sizes.erase(it);
+    }
   }
   r.fn = sym->toPtr<RegionFn>();
   r.nanoseconds = elapsed();
   return r;
 }
 
-void LlvmCompiler::submit(uint64_t id, const jit::BlockPlan& plan) {
+void LlvmCompiler::submit(uint64_t id, std::vector<jit::BlockPlan> plans) {
   {
     std::lock_guard lock(impl_->mu);
-    impl_->queue.emplace_back(id, plan);
+    impl_->queue.emplace_back(id, std::move(plans));
     if (!impl_->worker.joinable()) impl_->worker = quiet_thread([this] { impl_->work(*this); });
   }
   impl_->cv.notify_one();

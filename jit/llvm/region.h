@@ -26,11 +26,13 @@ namespace brisk::tier2 {
 // kExitDeadline as the baseline's exits mean them.
 using RegionFn = uint32_t (*)(Hart*);
 
-// A region today is one block plan: a block whose direct exits to its own start are the back edges
-// of a loop inside the region code (checking the deadline once per iteration, as a block entry does).
+// A region is a few block plans, its entry block's first: a direct exit (or an indirect one, by its
+// value) to one of them jumps to that block inside the region code, which checks the deadline there
+// as a block entry does, so a loop or a loop nest among them runs without leaving.
 struct Compiled {
   uint64_t id = 0;
   RegionFn fn = nullptr;  // nullptr: LLVM failed, and `error` says why
+  uint64_t size = 0;      // bytes of fn's code (for --perf-map)
   std::string error;
   // Host time spent compiling. An integer: the exec loop adds it up, and host FP there would raise
   // flags in MXCSR, which translated code takes for the guest's (runtime/fp.h).
@@ -54,10 +56,10 @@ class Compiler {
   static bool available();
 
   virtual ~Compiler() = default;
-  // Compiles the region of `plan` on the calling thread (the background thread, and tests).
-  virtual Compiled compile(uint64_t id, const jit::BlockPlan& plan) = 0;
+  // Compiles the region of `plans` on the calling thread (the background thread, and tests).
+  virtual Compiled compile(uint64_t id, const std::vector<jit::BlockPlan>& plans) = 0;
   // Queues it for the background thread, which starts with the first.
-  virtual void submit(uint64_t id, const jit::BlockPlan& plan) = 0;
+  virtual void submit(uint64_t id, std::vector<jit::BlockPlan> plans) = 0;
   // Whether compiled regions wait for take_done: one relaxed load, for the exec loop.
   virtual bool has_done() const = 0;
   virtual std::vector<Compiled> take_done() = 0;

@@ -5,7 +5,9 @@
 #   - a forked child starts its own /tmp/perf-PID.map from a copy of its parent's
 #     (docs/architecture.md): the child's map begins with the parent's lines up to the fork, which name
 #     before_fork(), and goes on with child_only()'s blocks, which the parent's never names.
-# PERF_MAP_GUEST is the built tests/guest/perf_map.
+#   - with --tier2=on each region's code has a line of its own, tier2_PC by its entry block's pc
+#     (tests/guest/tier2_loop.c).
+# PERF_MAP_GUEST is the built tests/guest/perf_map, TIER2_LOOP_GUEST tests/guest/tier2_loop.
 # shellcheck source=tests/integration/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -75,3 +77,19 @@ tail -n +"$common" "$child_map" >"$WORK/child_own"
 [[ -z $(blocks_in "$parent_map" child_only) ]] || fail "fork: the parent's map names child_only()"
 [[ -z $(blocks_in "$WORK/copied" child_only) ]] || fail "fork: the copied lines name child_only()"
 pass "fork: the child's $child_map starts with the parent's $((common - 1)) lines (before_fork among them) and adds child_only()'s"
+
+# --- tier 2's regions are named too: the address and size of their code, by their entry's pc ------
+LOOP=${TIER2_LOOP_GUEST:?TIER2_LOOP_GUEST must name the built tests/guest/tier2_loop}
+"$BRISK" run --engine=jit --tier2=on --perf-map "$LOOP" >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+maps+=("/tmp/perf-$pid.map")
+status=0
+wait $pid || status=$?
+((status == 0)) || fail "tier2: exit status $status: $(head -2 "$WORK/err")"
+map=/tmp/perf-$pid.map
+regions=$(grep -E '^[0-9a-f]+ [0-9a-f]*[1-9a-f][0-9a-f]* tier2_[0-9a-f]+$' "$map" || true)
+[[ -n $regions ]] || fail "tier2: $map names no region"
+while read -r _ _ name; do
+    grep -qE " guest_${name#tier2_}_[0-9]+$" "$map" || fail "tier2: $name starts at no block's pc"
+done <<<"$regions"
+pass "tier2: $map names $(wc -l <<<"$regions") regions, each at a block's pc"
