@@ -489,9 +489,8 @@ std::vector<jit::BlockPlan> JitEngine::region_of(const Block* b) const {
   std::vector<const Block*> members{b};
   auto consider = [&](uint64_t pc) {
     if (members.size() == kRegionBlocks || page_of(pc) != page) return;
-    auto it = blocks_.find(Key{pc, page_of(b->pa) + (pc - page), b->mode, 0});
-    if (it == blocks_.end()) return;
-    const Block* m = it->second;
+    const Block* m = blocks_.find(Key{pc, page_of(b->pa) + (pc - page), b->mode, 0});
+    if (!m) return;
     const uint64_t entered = m->heat <= t ? t - m->heat : t;
     if (!m->valid || !m->bc.plan.cfg.tiers_up() || page_of(m->bc.plan.end_pc - 1) != page || entered * 4 < t ||
         std::find(members.begin(), members.end(), m) != members.end())
