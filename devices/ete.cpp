@@ -115,13 +115,24 @@ EteUnit::Matches EteUnit::matches(uint64_t pc) const {
     m.cid = id_matches(context_id_, cidcvr_, cidcctlr0_, cidcctlr1_, sizes_.cid_comps);
     m.vmid = id_matches(vmid_, vmidcvr_, vmidcctlr0_, vmidcctlr1_, sizes_.vmid_comps);
   }
-  for (unsigned n = 0; n < 2 * sizes_.ac_pairs; n++)
-    if (pc == acvr_[n] && comparator_context_ok(n, m.cid, m.vmid)) m.sac |= 1u << n;
+  // Enabled, the comparators nothing looks at are left out, so that they split no silent runs.
+  const uint32_t at = enabled() ? classes_.at(pc) : AddressClasses{acvr_, sizes_.ac_pairs, ~0u}.at(pc);
+  for (unsigned n = 0; n < 16; n++)
+    if (bit(at, n) && comparator_context_ok(n, m.cid, m.vmid)) m.sac |= 1u << n;
+  for (unsigned r = 0; r < 8; r++)
+    if (bit(at, 16 + r) && comparator_context_ok(2 * r, m.cid, m.vmid)) m.arc |= 1u << r;
+  return m;
+}
+
+uint32_t ete::AddressClasses::at(uint64_t pc) const {
+  uint32_t a = 0;
+  for (unsigned n = 0; n < 2 * pairs; n++)
+    if (pc == acvr[n]) a |= 1u << n;
   // A range is [TRCACVR<2m>, TRCACVR<2m+1>): the upper address is the first one outside, as
   // Linux's filters (start, start + size) program it.
-  for (unsigned r = 0; r < sizes_.ac_pairs; r++)
-    if (acvr_[2 * r] <= pc && pc < acvr_[2 * r + 1] && comparator_context_ok(2 * r, m.cid, m.vmid)) m.arc |= 1u << r;
-  return m;
+  for (unsigned r = 0; r < pairs; r++)
+    if (acvr[2 * r] <= pc && pc < acvr[2 * r + 1]) a |= 1u << (16 + r);
+  return a & used;
 }
 
 uint8_t EteUnit::single_shot_fires(const Retired& r, const Matches& m) const {
@@ -330,11 +341,41 @@ bool EteUnit::alike_now() const {
   return !vissctlr_ && !vipcssctlr_ && !viiectlr_;
 }
 
+bool EteUnit::by_pc_now() const {
+  for (unsigned n = 2; n < 2 * sizes_.rs_pairs; n++) {
+    const auto g = static_cast<Group>((rsctlr_[n] >> 16) & 0xf);
+    if ((rsctlr_[n] & 0xffff) && (g == Group::ExternalInput || g == Group::PeComparator)) return false;
+  }
+  for (unsigned c = 0; c < sizes_.ss_comps; c++)
+    if (sspcicr_[c]) return false;
+  return !vipcssctlr_;
+}
+
+uint32_t EteUnit::used_comparators() const {
+  uint32_t sac = vissctlr_ | vissctlr_ >> 16, arc = viiectlr_ | viiectlr_ >> 16;
+  for (unsigned n = 2; n < 2 * sizes_.rs_pairs; n++) {
+    const auto g = static_cast<Group>((rsctlr_[n] >> 16) & 0xf);
+    if (g == Group::SingleAddress) sac |= rsctlr_[n];
+    if (g == Group::AddressRange) arc |= rsctlr_[n];
+  }
+  for (unsigned c = 0; c < sizes_.ss_comps; c++) {
+    sac |= ssccr_[c];
+    arc |= ssccr_[c] >> 16;
+  }
+  if (configr_ & CONFIGR_BB) arc |= bbctlr_;
+  return (sac & 0xffff) | (arc & 0xff) << 16;
+}
+
 uint64_t EteUnit::silent_steps(const Retired& like, uint64_t limit) const {
-  if (!enabled() || !alike_) return 0;
-  // Within a generation the unit goes the way the last look went: go on from where it ended.
+  if (!enabled() || !by_pc_) return 0;
+  // Within a generation, for instructions of one address class, the unit goes the way the last
+  // look went: go on from where it ended.
   Lookahead& a = ahead_;
-  if (a.generation != generation_ || cycles_ > a.until) a = {generation_, cycles_, cntvr_, seqstr_, tracing_, false};
+  const uint32_t at = alike_ ? 0 : classes_.at(like.pc);
+  // A single address comparator matches one instruction, which is stepped exactly.
+  if (at & 0xffff) return 0;
+  if (a.generation != generation_ || cycles_ > a.until || a.at != at)
+    a = {generation_, cycles_, at, cntvr_, seqstr_, tracing_, false};
   const uint64_t end = cycles_ + std::min(limit, UINT64_MAX - cycles_);
   if (!a.stopped && a.until < end) {
     // The steps, tried on a copy that emits nothing: quiet runs, and between them single steps
@@ -405,10 +446,10 @@ void EteUnit::on_context(uint64_t pc, El el, uint32_t context_id, uint32_t vmid)
 }
 
 void EteUnit::context_changed(bool was_traced, const Matches& was) {
-  // The exception level reaches the resources only through ViewInst (address comparators'
-  // conditions matter only to configurations that are not alike), the context only through
+  // The exception level reaches the resources only through ViewInst and the address comparators'
+  // conditions (which only configurations that are not alike look at), the context only through
   // the comparators' matches.
-  if (el_traced() != was_traced || context_matches_.cid != was.cid || context_matches_.vmid != was.vmid)
+  if (!alike_ || el_traced() != was_traced || context_matches_.cid != was.cid || context_matches_.vmid != was.vmid)
     new_generation();
 }
 
@@ -425,6 +466,8 @@ void EteUnit::set_enabled(bool on) {
     tracing_ = false;
     cycles_ = 0;
     alike_ = alike_now();  // the configuration cannot change while enabled
+    by_pc_ = alike_ || by_pc_now();
+    classes_ = {acvr_, sizes_.ac_pairs, used_comparators()};
     match_context();
     if (sink_) sink_->start(configr_, syncpr_, ccctlr_);
   } else if (sink_) {

@@ -5,7 +5,8 @@
 # with no error, atoms in it, and the JIT to have run translated code (blocks translated), which a
 # hart on the interpreter path does not.
 #   ete_jit.sh BRISK PROG CONFIG OPT CUTS
-# CONFIG: a --trace-config argument; OPT: one more option for brisk, or -; with --ctr=..., CTR
+# CONFIG: a --trace-config argument, a file in which <name> and <name.end> stand for the address of
+# PROG's symbol name and the first address after it; OPT: one more option for brisk, or -; with --ctr=..., CTR
 # records in U and S, where the hart leaves the fast path, and the two CTR buffers (--ctr-dump)
 # must be the same too; CUTS: comma-separated instruction counts, or - for a run to the program's
 # end (it must print PASS).
@@ -17,6 +18,14 @@ command -v trc_pkt_lister >/dev/null || fail "trc_pkt_lister is missing (scripts
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
+if [[ -f $CONFIG ]] && sed 's/#.*//' "$CONFIG" | grep -q '<'; then
+    while read -r addr size _ name; do
+        echo "s/<$name>/0x$addr/g; s/<$name\.end>/0x$(printf %x $((16#$addr + 16#$size)))/g"
+    done < <(riscv64-unknown-elf-nm -S "$PROG" | awk 'NF == 4') >"$WORK/symbols.sed"
+    sed -f "$WORK/symbols.sed" "$CONFIG" >"$WORK/config"
+    ! sed 's/#.*//' "$WORK/config" | grep '<' >&2 || fail "$CONFIG names a symbol $PROG does not have"
+    CONFIG=$WORK/config
+fi
 opts=()
 [[ $OPT == - ]] || opts=("$OPT")
 IFS=, read -ra cuts <<<"$CUTS"
