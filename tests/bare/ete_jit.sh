@@ -19,9 +19,10 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
 if [[ -f $CONFIG ]] && sed 's/#.*//' "$CONFIG" | grep -q '<'; then
-    while read -r addr size _ name; do
+    while read -r addr size type name; do
+        [[ -n $name ]] || { echo "s/<$type>/0x$addr/g"; continue; }  # a label: no size
         echo "s/<$name>/0x$addr/g; s/<$name\.end>/0x$(printf %x $((16#$addr + 16#$size)))/g"
-    done < <(riscv64-unknown-elf-nm -S "$PROG" | awk 'NF == 4') >"$WORK/symbols.sed"
+    done < <(riscv64-unknown-elf-nm -S "$PROG") >"$WORK/symbols.sed"
     sed -f "$WORK/symbols.sed" "$CONFIG" >"$WORK/config"
     ! sed 's/#.*//' "$WORK/config" | grep '<' >&2 || fail "$CONFIG names a symbol $PROG does not have"
     CONFIG=$WORK/config
@@ -42,7 +43,7 @@ for cut in "${cuts[@]}"; do
         [[ $cut != - ]] || grep -q '^PASS' "$WORK/console" || { cat "$WORK/console" >&2; fail "$engine: the program did not pass"; }
         if [[ $engine == jit ]]; then
             blocks=$(sed -n 's/^brisk: jit: \([0-9]*\) blocks translated.*/\1/p' "$WORK/console")
-            ((${blocks:-0} > 0)) || { cat "$WORK/console" >&2; fail "cut $cut: the JIT translated no block (not the fast path)"; }
+            ((${blocks:-0} > 20)) || { cat "$WORK/console" >&2; fail "cut $cut: the JIT translated ${blocks:-0} blocks (not the fast path: its disabled tail translates about 10)"; }
         fi
     done
     cmp "$WORK/jit.$cut/ete_0.bin" "$WORK/interp.$cut/ete_0.bin" ||
