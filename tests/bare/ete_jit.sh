@@ -2,8 +2,8 @@
 # The JIT's ETE fast path (docs/ete.md, "The engine rule"): runs PROG under --trace with CONFIG on the
 # JIT and on the interpreter, to its end (when CUTS is -) or stopped by --max-insns at each of CUTS,
 # and requires the two ete_0.bin streams to be the same bytes, trc_pkt_lister to list the JIT's
-# with no error, atoms in it, and the JIT to have run translated code (blocks translated), which a
-# hart on the interpreter path does not.
+# with no error, atoms in it, and the JIT to have run translated code (more blocks translated than
+# a hart on the interpreter path translates).
 #   ete_jit.sh BRISK PROG CONFIG OPT CUTS
 # CONFIG: a --trace-config argument, a file in which <name> and <name.end> stand for the address of
 # PROG's symbol name and the first address after it; OPT: one more option for brisk, or -; with --ctr=..., CTR
@@ -43,7 +43,11 @@ for cut in "${cuts[@]}"; do
         [[ $cut != - ]] || grep -q '^PASS' "$WORK/console" || { cat "$WORK/console" >&2; fail "$engine: the program did not pass"; }
         if [[ $engine == jit ]]; then
             blocks=$(sed -n 's/^brisk: jit: \([0-9]*\) blocks translated.*/\1/p' "$WORK/console")
-            ((${blocks:-0} > 20)) || { cat "$WORK/console" >&2; fail "cut $cut: the JIT translated ${blocks:-0} blocks (not the fast path: its disabled tail translates about 10)"; }
+            # On the interpreter path only the program's tail, once it disabled its unit, is translated:
+            # about 10 blocks, none in a run cut before.
+            min=0
+            [[ $cut != - ]] || min=20
+            ((${blocks:-0} > min)) || { cat "$WORK/console" >&2; fail "cut $cut: the JIT translated ${blocks:-0} blocks (not the fast path)"; }
         fi
     done
     cmp "$WORK/jit.$cut/ete_0.bin" "$WORK/interp.$cut/ete_0.bin" ||
