@@ -231,12 +231,21 @@ bool EteUnit::view_inst(const Retired& r) const {
 }
 
 EteUnit::Step EteUnit::plan(const Retired& r, const Matches& m) const {
-  if (!alike_ || !enabled()) return evaluate(r, m);
+  if (!by_pc_ || !enabled()) return evaluate(r, m);
   unsigned i = seqstr_ << 4;
   for (unsigned c = 0; c < sizes_.counters; c++)
     if (cntvr_[c] == 0) i |= 1u << c;
-  Step& known = alike_steps_[i];
-  if (!((alike_known_ >> i) & 1)) {
+  Step& known = alike_ ? alike_steps_[i] : planned_.step;
+  if (!alike_) {
+    // Deciding by the pc, a step depends besides on the instruction's address class, the start/stop
+    // state and which single-shot controls have fired: the last one is remembered.
+    uint64_t key = classes_.at(r.pc) | uint64_t(i) << 24 | uint64_t(bool(victlr_ & VICTLR_SSSTATUS)) << 30;
+    for (unsigned c = 0; c < sizes_.ss_comps; c++)
+      if (sscsr_[c] & SSCSR_STATUS) key |= 1ull << (32 + c);
+    if (planned_.generation != generation_ || planned_.key != key) {
+      planned_ = {generation_, key, evaluate(r, m)};
+    }
+  } else if (!((alike_known_ >> i) & 1)) {
     // Any counter that is not at zero decrements alike: 1 stands for them all.
     EteUnit u = *this;
     for (unsigned c = 0; c < sizes_.counters; c++) u.cntvr_[c] = cntvr_[c] != 0;

@@ -271,6 +271,12 @@ class EteUnit final : public Device {
   // context comparators). Within one, silent_steps goes on from where its last look ended.
   uint64_t generation_ = 0;
   mutable std::array<Step, kAlikeSteps> alike_steps_;
+  // Under steps_by_pc but not alike, the step plan evaluated last, for its generation and key.
+  struct Planned {
+    uint64_t generation = ~0ull, key = 0;
+    Step step;
+  };
+  mutable Planned planned_;
   mutable uint64_t alike_known_ = 0;  // bit i: alike_steps_[i] is evaluated for this generation
   // How far silent_steps has looked in generation `generation`: the steps up to cycle `until`
   // are silent, and the state after them is `counters`, `seq` and `tracing`; `stopped`: the step
