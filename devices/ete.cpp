@@ -117,22 +117,23 @@ EteUnit::Matches EteUnit::matches(uint64_t pc) const {
   }
   // Enabled, the comparators nothing looks at are left out, so that they split no silent runs.
   const uint32_t at = enabled() ? classes_.at(pc) : AddressClasses{acvr_, sizes_.ac_pairs, ~0u}.at(pc);
-  for (unsigned n = 0; n < 16; n++)
-    if (bit(at, n) && comparator_context_ok(n, m.cid, m.vmid)) m.sac |= 1u << n;
-  for (unsigned r = 0; r < 8; r++)
-    if (bit(at, 16 + r) && comparator_context_ok(2 * r, m.cid, m.vmid)) m.arc |= 1u << r;
+  for (uint32_t b = at; b; b &= b - 1) {
+    const unsigned n = static_cast<unsigned>(__builtin_ctz(b));
+    if (n < 16 && comparator_context_ok(n, m.cid, m.vmid)) m.sac |= 1u << n;
+    if (n >= 16 && comparator_context_ok(2 * (n - 16), m.cid, m.vmid)) m.arc |= 1u << (n - 16);
+  }
   return m;
 }
 
 uint32_t ete::AddressClasses::at(uint64_t pc) const {
   uint32_t a = 0;
-  for (unsigned n = 0; n < 2 * pairs; n++)
-    if (pc == acvr[n]) a |= 1u << n;
-  // A range is [TRCACVR<2m>, TRCACVR<2m+1>): the upper address is the first one outside, as
-  // Linux's filters (start, start + size) program it.
-  for (unsigned r = 0; r < pairs; r++)
-    if (acvr[2 * r] <= pc && pc < acvr[2 * r + 1]) a |= 1u << (16 + r);
-  return a & used;
+  for (uint32_t b = used & (mask(2 * pairs) | mask(pairs) << 16); b; b &= b - 1) {
+    const unsigned n = static_cast<unsigned>(__builtin_ctz(b));
+    // A range is [TRCACVR<2m>, TRCACVR<2m+1>): the upper address is the first one outside, as
+    // Linux's filters (start, start + size) program it.
+    if (n < 16 ? pc == acvr[n] : acvr[2 * (n - 16)] <= pc && pc < acvr[2 * (n - 16) + 1]) a |= 1u << n;
+  }
+  return a;
 }
 
 uint8_t EteUnit::single_shot_fires(const Retired& r, const Matches& m) const {
@@ -230,21 +231,36 @@ bool EteUnit::view_inst(const Retired& r) const {
   return view_inst(r, matches(r.pc), started);
 }
 
-EteUnit::Step EteUnit::plan(const Retired& r, const Matches& m) const {
-  if (!by_pc_ || !enabled()) return evaluate(r, m);
+unsigned EteUnit::alike_index() const {
   unsigned i = seqstr_ << 4;
   for (unsigned c = 0; c < sizes_.counters; c++)
     if (cntvr_[c] == 0) i |= 1u << c;
+  return i;
+}
+
+uint64_t EteUnit::planned_key(const Retired& r) const {
+  // Deciding by the pc, a step depends besides on the instruction's address class, the start/stop
+  // state and which single-shot controls have fired.
+  uint64_t key = classes_.at(r.pc) | uint64_t(alike_index()) << 24 | uint64_t(bool(victlr_ & VICTLR_SSSTATUS)) << 30;
+  for (unsigned c = 0; c < sizes_.ss_comps; c++)
+    if (sscsr_[c] & SSCSR_STATUS) key |= 1ull << (32 + c);
+  return key;
+}
+
+EteUnit::Step EteUnit::plan(const Retired& r) const {
+  // The remembered step needs no matches: they are what costs under a configuration deciding by the pc.
+  if (by_pc_ && !alike_ && enabled() && planned_.generation == generation_ && planned_.key == planned_key(r))
+    return counted(planned_.step);
+  return plan(r, matches(r.pc));
+}
+
+EteUnit::Step EteUnit::plan(const Retired& r, const Matches& m) const {
+  if (!by_pc_ || !enabled()) return evaluate(r, m);
+  const unsigned i = alike_index();
   Step& known = alike_ ? alike_steps_[i] : planned_.step;
   if (!alike_) {
-    // Deciding by the pc, a step depends besides on the instruction's address class, the start/stop
-    // state and which single-shot controls have fired: the last one is remembered.
-    uint64_t key = classes_.at(r.pc) | uint64_t(i) << 24 | uint64_t(bool(victlr_ & VICTLR_SSSTATUS)) << 30;
-    for (unsigned c = 0; c < sizes_.ss_comps; c++)
-      if (sscsr_[c] & SSCSR_STATUS) key |= 1ull << (32 + c);
-    if (planned_.generation != generation_ || planned_.key != key) {
-      planned_ = {generation_, key, evaluate(r, m)};
-    }
+    const uint64_t key = planned_key(r);
+    if (planned_.generation != generation_ || planned_.key != key) planned_ = {generation_, key, evaluate(r, m)};
   } else if (!((alike_known_ >> i) & 1)) {
     // Any counter that is not at zero decrements alike: 1 stands for them all.
     EteUnit u = *this;
@@ -252,6 +268,10 @@ EteUnit::Step EteUnit::plan(const Retired& r, const Matches& m) const {
     known = u.evaluate(r, m);
     alike_known_ |= 1ull << i;
   }
+  return counted(known);
+}
+
+EteUnit::Step EteUnit::counted(const Step& known) const {
   Step st = known;
   st.counters = cntvr_;
   for (unsigned c = 0; c < sizes_.counters; c++)
@@ -323,9 +343,8 @@ void EteUnit::on_retired(const Retired& r) {
 
 uint64_t EteUnit::quiet_steps(const Retired& like, uint64_t limit) const {
   if (!enabled()) return limit;
-  const Matches m = matches(like.pc);
-  if (m.sac && !alike_) return 0;  // a single address comparator matches `like` only
-  const Step st = plan(like, m);
+  if (!alike_ && (classes_.at(like.pc) & 0xffff)) return 0;  // a single address comparator matches `like` only
+  const Step st = plan(like);
   const bool started = victlr_ & VICTLR_SSSTATUS;
   if (st.reloaded || st.seq != seqstr_ || st.fires || st.started != started || st.events || st.timestamp ||
       st.traced != tracing_)
@@ -398,7 +417,7 @@ uint64_t EteUnit::silent_steps(const Retired& like, uint64_t limit) const {
     while (u.cycles_ < end) {
       u.advance_quiet(like, u.quiet_steps(like, end - u.cycles_));
       if (u.cycles_ == end) break;
-      const Step st = u.plan(like, u.matches(like.pc));
+      const Step st = u.plan(like);
       if ((st.traced && !u.tracing_) || st.events || st.timestamp) {
         a.stopped = true;
         break;
@@ -430,7 +449,7 @@ void EteUnit::advance(const Retired& like, uint64_t n) {
 void EteUnit::advance_quiet(const Retired& like, uint64_t n) {
   if (!enabled() || n == 0) return;
   cycles_ += n;
-  const Step st = plan(like, matches(like.pc));
+  const Step st = plan(like);
   for (unsigned i = 0; i < sizes_.counters; i++)
     if (bit(st.decremented, i)) cntvr_[i] -= static_cast<uint32_t>(std::min<uint64_t>(n, cntvr_[i]));
 }

@@ -220,6 +220,10 @@ class EteUnit final : public Device {
     bool timestamp = false;
   };
   Step plan(const ete::Retired& r, const Matches& m) const;
+  Step plan(const ete::Retired& r) const;  // r's matches only when they are needed
+  Step counted(const Step& known) const;   // a step looked up, with the counters as they stand
+  unsigned alike_index() const;            // which counters are at zero, and the sequencer's state
+  uint64_t planned_key(const ete::Retired& r) const;  // what planned_ is for
   Step evaluate(const ete::Retired& r, const Matches& m) const;  // plan, resource by resource
   // Under steps_alike a step depends on nothing but which counters are at zero and the sequencer's
   // state, for the exception level and context as they stand: plan looks its decisions up there,
