@@ -158,7 +158,7 @@ uint64_t HartTrace::silent_run(uint64_t limit) {
   if (!unit_.steps_alike() && unit_.steps_by_pc()) {
     if (classes_ != unit_.address_classes()) {
       classes_ = unit_.address_classes();
-      uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a over the comparators' addresses and uses
+      uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a, a word at a time, over the addresses and uses
       for (unsigned n = 0; n < 2 * classes_.pairs; n++) hash = (hash ^ classes_.acvr[n]) * 0x100000001b3ull;
       hash = (hash ^ classes_.used) * 0x100000001b3ull;
       view_base_ = hash << 25 | 1ull << 24;
