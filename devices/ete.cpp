@@ -115,13 +115,25 @@ EteUnit::Matches EteUnit::matches(uint64_t pc) const {
     m.cid = id_matches(context_id_, cidcvr_, cidcctlr0_, cidcctlr1_, sizes_.cid_comps);
     m.vmid = id_matches(vmid_, vmidcvr_, vmidcctlr0_, vmidcctlr1_, sizes_.vmid_comps);
   }
-  for (unsigned n = 0; n < 2 * sizes_.ac_pairs; n++)
-    if (pc == acvr_[n] && comparator_context_ok(n, m.cid, m.vmid)) m.sac |= 1u << n;
-  // A range is [TRCACVR<2m>, TRCACVR<2m+1>): the upper address is the first one outside, as
-  // Linux's filters (start, start + size) program it.
-  for (unsigned r = 0; r < sizes_.ac_pairs; r++)
-    if (acvr_[2 * r] <= pc && pc < acvr_[2 * r + 1] && comparator_context_ok(2 * r, m.cid, m.vmid)) m.arc |= 1u << r;
+  // Enabled, the comparators nothing looks at are left out, so that they split no silent runs.
+  const uint32_t at = enabled() ? classes_.at(pc) : AddressClasses{acvr_, sizes_.ac_pairs, ~0u}.at(pc);
+  for (uint32_t b = at; b; b &= b - 1) {
+    const unsigned n = static_cast<unsigned>(__builtin_ctz(b));
+    if (n < 16 && comparator_context_ok(n, m.cid, m.vmid)) m.sac |= 1u << n;
+    if (n >= 16 && comparator_context_ok(2 * (n - 16), m.cid, m.vmid)) m.arc |= 1u << (n - 16);
+  }
   return m;
+}
+
+uint32_t ete::AddressClasses::at(uint64_t pc) const {
+  uint32_t a = 0;
+  for (uint32_t b = used & (mask(2 * pairs) | mask(pairs) << 16); b; b &= b - 1) {
+    const unsigned n = static_cast<unsigned>(__builtin_ctz(b));
+    // A range is [TRCACVR<2m>, TRCACVR<2m+1>): the upper address is the first one outside, as
+    // Linux's filters (start, start + size) program it.
+    if (n < 16 ? pc == acvr[n] : acvr[2 * (n - 16)] <= pc && pc < acvr[2 * (n - 16) + 1]) a |= 1u << n;
+  }
+  return a;
 }
 
 uint8_t EteUnit::single_shot_fires(const Retired& r, const Matches& m) const {
@@ -219,19 +231,47 @@ bool EteUnit::view_inst(const Retired& r) const {
   return view_inst(r, matches(r.pc), started);
 }
 
-EteUnit::Step EteUnit::plan(const Retired& r, const Matches& m) const {
-  if (!alike_ || !enabled()) return evaluate(r, m);
+unsigned EteUnit::alike_index() const {
   unsigned i = seqstr_ << 4;
   for (unsigned c = 0; c < sizes_.counters; c++)
     if (cntvr_[c] == 0) i |= 1u << c;
-  Step& known = alike_steps_[i];
-  if (!((alike_known_ >> i) & 1)) {
+  return i;
+}
+
+uint64_t EteUnit::planned_key(const Retired& r) const {
+  // Deciding by the pc, a step depends besides on the instruction's address class, the start/stop
+  // state and which single-shot controls have fired.
+  uint64_t key = classes_.at(r.pc) | uint64_t(alike_index()) << 24 | uint64_t(bool(victlr_ & VICTLR_SSSTATUS)) << 30;
+  for (unsigned c = 0; c < sizes_.ss_comps; c++)
+    if (sscsr_[c] & SSCSR_STATUS) key |= 1ull << (32 + c);
+  return key;
+}
+
+EteUnit::Step EteUnit::plan(const Retired& r) const {
+  // The remembered step needs no matches: they are what costs under a configuration deciding by the pc.
+  if (by_pc_ && !alike_ && enabled() && planned_.generation == generation_ && planned_.key == planned_key(r))
+    return counted(planned_.step);
+  return plan(r, matches(r.pc));
+}
+
+EteUnit::Step EteUnit::plan(const Retired& r, const Matches& m) const {
+  if (!by_pc_ || !enabled()) return evaluate(r, m);
+  const unsigned i = alike_index();
+  Step& known = alike_ ? alike_steps_[i] : planned_.step;
+  if (!alike_) {
+    const uint64_t key = planned_key(r);
+    if (planned_.generation != generation_ || planned_.key != key) planned_ = {generation_, key, evaluate(r, m)};
+  } else if (!((alike_known_ >> i) & 1)) {
     // Any counter that is not at zero decrements alike: 1 stands for them all.
     EteUnit u = *this;
     for (unsigned c = 0; c < sizes_.counters; c++) u.cntvr_[c] = cntvr_[c] != 0;
     known = u.evaluate(r, m);
     alike_known_ |= 1ull << i;
   }
+  return counted(known);
+}
+
+EteUnit::Step EteUnit::counted(const Step& known) const {
   Step st = known;
   st.counters = cntvr_;
   for (unsigned c = 0; c < sizes_.counters; c++)
@@ -303,9 +343,8 @@ void EteUnit::on_retired(const Retired& r) {
 
 uint64_t EteUnit::quiet_steps(const Retired& like, uint64_t limit) const {
   if (!enabled()) return limit;
-  const Matches m = matches(like.pc);
-  if (m.sac && !alike_) return 0;  // a single address comparator matches `like` only
-  const Step st = plan(like, m);
+  if (!alike_ && (classes_.at(like.pc) & 0xffff)) return 0;  // a single address comparator matches `like` only
+  const Step st = plan(like);
   const bool started = victlr_ & VICTLR_SSSTATUS;
   if (st.reloaded || st.seq != seqstr_ || st.fires || st.started != started || st.events || st.timestamp ||
       st.traced != tracing_)
@@ -330,11 +369,41 @@ bool EteUnit::alike_now() const {
   return !vissctlr_ && !vipcssctlr_ && !viiectlr_;
 }
 
+bool EteUnit::by_pc_now() const {
+  for (unsigned n = 2; n < 2 * sizes_.rs_pairs; n++) {
+    const auto g = static_cast<Group>((rsctlr_[n] >> 16) & 0xf);
+    if ((rsctlr_[n] & 0xffff) && (g == Group::ExternalInput || g == Group::PeComparator)) return false;
+  }
+  for (unsigned c = 0; c < sizes_.ss_comps; c++)
+    if (sspcicr_[c]) return false;
+  return !vipcssctlr_;
+}
+
+uint32_t EteUnit::used_comparators() const {
+  uint32_t sac = vissctlr_ | vissctlr_ >> 16, arc = viiectlr_ | viiectlr_ >> 16;
+  for (unsigned n = 2; n < 2 * sizes_.rs_pairs; n++) {
+    const auto g = static_cast<Group>((rsctlr_[n] >> 16) & 0xf);
+    if (g == Group::SingleAddress) sac |= rsctlr_[n];
+    if (g == Group::AddressRange) arc |= rsctlr_[n];
+  }
+  for (unsigned c = 0; c < sizes_.ss_comps; c++) {
+    sac |= ssccr_[c];
+    arc |= ssccr_[c] >> 16;
+  }
+  if (configr_ & CONFIGR_BB) arc |= bbctlr_;
+  return (sac & 0xffff) | (arc & 0xff) << 16;
+}
+
 uint64_t EteUnit::silent_steps(const Retired& like, uint64_t limit) const {
-  if (!enabled() || !alike_) return 0;
-  // Within a generation the unit goes the way the last look went: go on from where it ended.
+  if (!enabled() || !by_pc_) return 0;
+  // Within a generation, for instructions of one address class, the unit goes the way the last
+  // look went: go on from where it ended.
   Lookahead& a = ahead_;
-  if (a.generation != generation_ || cycles_ > a.until) a = {generation_, cycles_, cntvr_, seqstr_, tracing_, false};
+  const uint32_t at = alike_ ? 0 : classes_.at(like.pc);
+  // A single address comparator matches one instruction, which is stepped exactly.
+  if (at & 0xffff) return 0;
+  if (a.generation != generation_ || cycles_ > a.until || a.at != at)
+    a = {generation_, cycles_, at, cntvr_, seqstr_, tracing_, false};
   const uint64_t end = cycles_ + std::min(limit, UINT64_MAX - cycles_);
   if (!a.stopped && a.until < end) {
     // The steps, tried on a copy that emits nothing: quiet runs, and between them single steps
@@ -348,7 +417,7 @@ uint64_t EteUnit::silent_steps(const Retired& like, uint64_t limit) const {
     while (u.cycles_ < end) {
       u.advance_quiet(like, u.quiet_steps(like, end - u.cycles_));
       if (u.cycles_ == end) break;
-      const Step st = u.plan(like, u.matches(like.pc));
+      const Step st = u.plan(like);
       if ((st.traced && !u.tracing_) || st.events || st.timestamp) {
         a.stopped = true;
         break;
@@ -380,7 +449,7 @@ void EteUnit::advance(const Retired& like, uint64_t n) {
 void EteUnit::advance_quiet(const Retired& like, uint64_t n) {
   if (!enabled() || n == 0) return;
   cycles_ += n;
-  const Step st = plan(like, matches(like.pc));
+  const Step st = plan(like);
   for (unsigned i = 0; i < sizes_.counters; i++)
     if (bit(st.decremented, i)) cntvr_[i] -= static_cast<uint32_t>(std::min<uint64_t>(n, cntvr_[i]));
 }
@@ -405,10 +474,10 @@ void EteUnit::on_context(uint64_t pc, El el, uint32_t context_id, uint32_t vmid)
 }
 
 void EteUnit::context_changed(bool was_traced, const Matches& was) {
-  // The exception level reaches the resources only through ViewInst (address comparators'
-  // conditions matter only to configurations that are not alike), the context only through
+  // The exception level reaches the resources only through ViewInst and the address comparators'
+  // conditions (which only configurations that are not alike look at), the context only through
   // the comparators' matches.
-  if (el_traced() != was_traced || context_matches_.cid != was.cid || context_matches_.vmid != was.vmid)
+  if (!alike_ || el_traced() != was_traced || context_matches_.cid != was.cid || context_matches_.vmid != was.vmid)
     new_generation();
 }
 
@@ -425,6 +494,8 @@ void EteUnit::set_enabled(bool on) {
     tracing_ = false;
     cycles_ = 0;
     alike_ = alike_now();  // the configuration cannot change while enabled
+    by_pc_ = alike_ || by_pc_now();
+    classes_ = {acvr_, sizes_.ac_pairs, used_comparators()};
     match_context();
     if (sink_) sink_->start(configr_, syncpr_, ccctlr_);
   } else if (sink_) {

@@ -83,6 +83,18 @@ struct Retired {
   uint8_t pe_comparators = 0;   // bit m: Sdtrig trigger m matched it (PE comparator inputs)
 };
 
+// The address comparators a configuration looks at, as a translation can see them from the pc
+// alone (docs/ete.md, "The engine rule"): at(pc) has bit n when single address comparator n is at
+// pc and bit 16 + r when pc is in range r ([TRCACVR<2r>, TRCACVR<2r+1>)), before TRCACATR's
+// exception level and context conditions, for the comparators in `used` only.
+struct AddressClasses {
+  std::array<uint64_t, 16> acvr{};
+  unsigned pairs = 0;
+  uint32_t used = 0;
+  uint32_t at(uint64_t pc) const;
+  bool operator==(const AddressClasses&) const = default;
+};
+
 // What the unit traces, in stream order; devices/ete_packets.h turns it into packets.
 struct TraceSink {
   virtual ~TraceSink() = default;
@@ -144,8 +156,14 @@ class EteUnit final : public Device {
   // not depend on the instruction, and the hart side's fast path can run instructions without
   // looking at each (docs/ete.md, "The engine rule"):
   bool steps_alike() const { return alike_; }
+  // The resource logic depends on an instruction only through its pc (steps_alike, or the
+  // configuration selects no PE comparator or external input, decided when the unit is enabled):
+  // instructions with the same address_classes().at(pc) are alike, and silent_steps and advance
+  // take runs of them.
+  bool steps_by_pc() const { return by_pc_; }
+  const ete::AddressClasses& address_classes() const { return classes_; }
   // how many of the next instructions (at most `limit`), each like `like`, emit nothing but the
-  // atoms of the branches among them: no Trace On, event or timestamp (0 unless steps_alike); and
+  // atoms of the branches among them: no Trace On, event or timestamp (0 unless steps_by_pc); and
   // advance applies n <= silent_steps(like, ...) of them, the hart side stepping the branches
   // among them with on_retired in between.
   uint64_t silent_steps(const ete::Retired& like, uint64_t limit) const;
@@ -202,6 +220,10 @@ class EteUnit final : public Device {
     bool timestamp = false;
   };
   Step plan(const ete::Retired& r, const Matches& m) const;
+  Step plan(const ete::Retired& r) const;  // r's matches only when they are needed
+  Step counted(const Step& known) const;   // a step looked up, with the counters as they stand
+  unsigned alike_index() const;            // which counters are at zero, and the sequencer's state
+  uint64_t planned_key(const ete::Retired& r) const;  // what planned_ is for
   Step evaluate(const ete::Retired& r, const Matches& m) const;  // plan, resource by resource
   // Under steps_alike a step depends on nothing but which counters are at zero and the sequencer's
   // state, for the exception level and context as they stand: plan looks its decisions up there,
@@ -216,6 +238,8 @@ class EteUnit final : public Device {
   void write32(uint64_t offset, uint32_t v);
   uint32_t idr(unsigned n) const;
   bool alike_now() const;  // steps_alike for the configuration as it stands
+  bool by_pc_now() const;  // steps_by_pc
+  uint32_t used_comparators() const;  // AddressClasses::used
   void match_context();    // context_matches_ for the context and configuration as they stand
   void set_enabled(bool on);
 
@@ -242,6 +266,8 @@ class EteUnit final : public Device {
   uint32_t context_id_ = 0, vmid_ = 0;
   bool tracing_ = false;  // ViewInst traced the last instruction
   bool alike_ = false;    // steps_alike
+  bool by_pc_ = false;    // steps_by_pc
+  ete::AddressClasses classes_;  // while enabled
   Matches context_matches_;  // the context ID and VMID comparators' (cid, vmid), while enabled
   uint64_t cycles_ = 0;   // steps since the unit was enabled
   // Changes when the steps ahead may no longer be what they were: the unit was enabled, or a new
@@ -249,12 +275,19 @@ class EteUnit final : public Device {
   // context comparators). Within one, silent_steps goes on from where its last look ended.
   uint64_t generation_ = 0;
   mutable std::array<Step, kAlikeSteps> alike_steps_;
+  // Under steps_by_pc but not alike, the step plan evaluated last, for its generation and key.
+  struct Planned {
+    uint64_t generation = ~0ull, key = 0;
+    Step step;
+  };
+  mutable Planned planned_;
   mutable uint64_t alike_known_ = 0;  // bit i: alike_steps_[i] is evaluated for this generation
   // How far silent_steps has looked in generation `generation`: the steps up to cycle `until`
   // are silent, and the state after them is `counters`, `seq` and `tracing`; `stopped`: the step
   // after them is not.
   struct Lookahead {
     uint64_t generation = ~0ull, until = 0;
+    uint32_t at = 0;  // the address class of the instructions it looked at (steps_by_pc)
     std::array<uint32_t, 4> counters{};
     uint32_t seq = 0;
     bool tracing = false, stopped = false;

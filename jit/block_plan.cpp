@@ -154,6 +154,7 @@ bool plan_block(Hart& h, const PlanConfig& cfg, BlockPlan& out) {
       }
       break;
     }
+    if (cfg.view && h.retire_observer->view(pc) != cfg.view) break;  // another block's, of its own view
     out.insns.push_back({.insn = i, .pc = pc});
     pc += i.len;
     // Conditional branches do not end a block: their taken side is a side exit.

@@ -27,6 +27,9 @@ struct PlanConfig {
   // recorded in the ring (CTR being inactive), without the predictor.
   bool report_retired = false;
   bool record_transfers = false;
+  // The view of the block's first instruction (RetireObserver::view): when not 0, the block ends
+  // before an instruction of another view.
+  uint64_t view = 0;
   // The record mask that decides how translated code records (x64::ctr_recording): CTR's, or, for
   // record_transfers alone, one that records in the ring.
   uint32_t recording_mask() const {

@@ -11,10 +11,11 @@
 namespace brisk {
 
 // What a translation was made from. A shortened block (max_insns, for the lockstep checker) is
-// another translation.
+// another translation, and so is one made for another trace view (RetireObserver::view).
 struct BlockKey {
   uint64_t pc, pa, mode;
   unsigned max_insns;
+  uint64_t view;
   bool operator==(const BlockKey&) const = default;
 };
 
@@ -76,7 +77,8 @@ class BlockTable {
   size_t size() const { return size_; }
 
   static size_t hash(const BlockKey& k) {
-    uint64_t x = k.pc * 0x9e3779b97f4a7c15ull ^ k.pa ^ (k.mode * 0xc2b2ae3d27d4eb4full + k.max_insns);
+    uint64_t x = k.pc * 0x9e3779b97f4a7c15ull ^ k.pa ^ (k.mode * 0xc2b2ae3d27d4eb4full + k.max_insns) ^
+                 k.view * 0x165667b19e3779f9ull;
     x ^= x >> 31;
     x *= 0xbf58476d1ce4e5b9ull;
     return static_cast<size_t>(x ^ x >> 29);

@@ -124,7 +124,7 @@ void HartTrace::program(const std::vector<ete::RegisterWrite>& writes) {
 
 bool HartTrace::fast_path() {
   auto l = lock();
-  return unit_.steps_alike() && !ctr::record_mask(h_);
+  return unit_.steps_by_pc() && !ctr::record_mask(h_);
 }
 
 void HartTrace::begin() {
@@ -144,12 +144,28 @@ void HartTrace::end() {
   silent_ = false;
   h_.record_transfers = false;
   h_.retire_observer = nullptr;
+  h_.trace_view = 0;
+  views_ = nullptr;
 }
 
 uint64_t HartTrace::silent_run(uint64_t limit) {
   auto l = lock();
   if (silent_) catch_up_to(h_.instret);
   like_.pc = h_.pc;
+  // The instructions of the run are alike: under a configuration that decides by the pc, those of
+  // like_'s address class, in the blocks of its view.
+  views_ = nullptr;
+  if (!unit_.steps_alike() && unit_.steps_by_pc()) {
+    if (classes_ != unit_.address_classes()) {
+      classes_ = unit_.address_classes();
+      uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a, a word at a time, over the addresses and uses
+      for (unsigned n = 0; n < 2 * classes_.pairs; n++) hash = (hash ^ classes_.acvr[n]) * 0x100000001b3ull;
+      hash = (hash ^ classes_.used) * 0x100000001b3ull;
+      view_base_ = hash << 25 | 1ull << 24;
+    }
+    views_ = &classes_;
+  }
+  h_.trace_view = view(h_.pc);
   // While the unit traces, each branch is a ring record, and the ring must not go all the way round
   // before the next catch-up.
   const bool tracing = unit_.tracing();

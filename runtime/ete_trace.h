@@ -57,8 +57,8 @@ class HartTrace final : public Device, public RetireObserver {
   bool enabled() const { return enabled_.load(std::memory_order_acquire); }
   // Programs the unit from the host before the guest starts (--trace-config).
   void program(const std::vector<ete::RegisterWrite>& writes);
-  // The fast path may run the hart: the unit's configuration makes every instruction alike
-  // (EteUnit::steps_alike) and CTR is inactive, so that the ring's records are all the unit's.
+  // The fast path may run the hart: the unit's configuration decides by the pc alone
+  // (EteUnit::steps_by_pc) and CTR is inactive, so that the ring's records are all the unit's.
   bool fast_path();
   // The hart starts running traced, on interpreter() or on the fast path (an engine that
   // reports_retired()): the unit learns its exception level and context, which it did not observe
@@ -73,6 +73,10 @@ class HartTrace final : public Device, public RetireObserver {
   // RetireObserver
   void retired(Hart& h, const Insn& in, uint64_t pc, bool jumped, uint64_t before) override;
   void catch_up(Hart& h) override;
+  // A configuration that is not alike but decides by the pc (EteUnit::steps_by_pc): the address
+  // class of pc, under a hash of the comparators' addresses, so that translations made under
+  // other comparators are not run (docs/ete.md, "The engine rule"); else 0.
+  uint64_t view(uint64_t pc) const override { return views_ ? view_base_ | views_->at(pc) : 0; }
   // A trap was taken: `cause` and `interrupt` as mcause has them, `epc` the interrupted pc.
   void trap_taken(uint64_t cause, bool interrupt, uint64_t epc);
   // The unit's registers and stream, once the harts have stopped (--trace); a unit still enabled
@@ -103,6 +107,11 @@ class HartTrace final : public Device, public RetireObserver {
   uint64_t seen_ = 0;
   ete::Retired like_;
   std::thread::id runner_;
+  // The unit's address classes as the last silent run saw them, with their hash above bit 24, while
+  // the configuration is one view() decides for (the hart's thread reads them without the lock).
+  ete::AddressClasses classes_;
+  const ete::AddressClasses* views_ = nullptr;
+  uint64_t view_base_ = 0;
   uint8_t matches_ = 0;  // Sdtrig triggers that matched since the last retired instruction
   ete::El el_ = ete::El::EL3;
   uint32_t context_id_ = 0;

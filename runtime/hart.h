@@ -35,6 +35,10 @@ struct RetireObserver {
   // Translated code retired the instructions before h.instret, with their branches and jumps in
   // h.ctr_ring (ctr::record_instret, ctr::mark_synced), before anything else reads the ring or the hart's state.
   virtual void catch_up(Hart& h) = 0;
+  // What the observer decides from the pc alone at `pc` (0: nothing): part of the translation key.
+  // A block holds instructions of one view, and translated code runs only blocks of the view
+  // Hart::trace_view names.
+  virtual uint64_t view(uint64_t pc) const = 0;
 };
 
 struct PendingTrap {
@@ -180,6 +184,9 @@ struct Hart {
   RetireObserver* retire_observer = nullptr;
   // Translated code records every branch and jump into ctr_ring for the observer (a key bit).
   bool record_transfers = false;
+  // The view (RetireObserver::view) of the instructions translated code may run now: at a block of
+  // another one it returns to the exec loop.
+  uint64_t trace_view = 0;
 
   Status raise(uint64_t cause, uint64_t tval) {
     trap.cause = cause;

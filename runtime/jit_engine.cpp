@@ -179,7 +179,8 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
     trigger::fire_execute(h, 0);  // an execute trigger of any size takes priority over the fault
     return nullptr;
   }
-  const Key key{h.pc, pa, mode_key(h), max_insns};
+  // A trace unit's decisions from the pc (runtime/ete_trace.h) are the view's.
+  const Key key{h.pc, pa, mode_key(h), max_insns, h.retire_observer ? h.retire_observer->view(h.pc) : 0};
   // Translations an execute trigger shaped are for one configuration (trigger::State::exec_epoch):
   // another one drops them all.
   if (key.mode & uint64_t(trigger::kKeyExecute) << kTriggerKeyShift && h.csr.triggers.exec_epoch != exec_epoch_) {
@@ -198,9 +199,12 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   auto b = std::make_unique<Block>();
   b->pa = pa;
   b->mode = key.mode;
+  b->view = key.view;
   b->max_insns = max_insns;
+  jit::PlanConfig plan_cfg = plan_config(h, max_insns);
+  plan_cfg.view = key.view;
   // Planned into the scratch plan, whose vector keeps its capacity, and copied at its size.
-  if (!jit::plan_block(h, plan_config(h, max_insns), plan_)) return nullptr;
+  if (!jit::plan_block(h, plan_cfg, plan_)) return nullptr;
   b->bc.plan = plan_;
   x64::TranslateConfig cfg = config(h);
   const bool hot_count = tiers_up(h, *b) && opt_.tier2_threshold;
@@ -253,15 +257,15 @@ bool JitEngine::still_in_memory(Hart& h, const jit::BlockPlan& plan) const {
   return true;
 }
 
-JitEngine::LookupTable& JitEngine::lookup_for(Hart& h, uint64_t mode) {
-  auto& t = lookups_[{&h, mode}];
+JitEngine::LookupTable& JitEngine::lookup_for(Hart& h, uint64_t mode, uint64_t view) {
+  auto& t = lookups_[{&h, mode, view}];
   if (!t) t = std::make_unique<LookupTable>();
   return *t;
 }
 
 void JitEngine::flush_lookup(Hart& h, uint64_t va) {
   for (auto& [key, table] : lookups_) {
-    if (key.first != &h) continue;
+    if (std::get<0>(key) != &h) continue;
     if (va == HartEnv::kFlushAll) {
       table->clear();
     } else {
@@ -432,7 +436,12 @@ uint32_t JitEngine::enter(Hart& h) {
   }
   Block* b = block_for(h);
   if (!b) return x64::kExitTrap;
-  LookupTable& lookup = lookup_for(h, b->mode);
+  // A block of another view than the hart's: the exec loop first (the trace unit's next silent run).
+  if (b->view != h.trace_view) {
+    h.request_exit();
+    return x64::kExitDispatch;
+  }
+  LookupTable& lookup = lookup_for(h, b->mode, b->view);
   lookup.set(h.pc, b->entry);
   h.jit_lookup = lookup.entries.data();
   h.code_written = false;  // whatever set it outside translated code has no store to follow
@@ -459,7 +468,7 @@ uint32_t JitEngine::enter(Hart& h) {
     Block* from = block_at_host(reinterpret_cast<const void*>(h.jit_exit_site));
     // System mode links only within a page: another page's mapping may change under the link (the
     // stubs of exits to another page dispatch instead, so as not to look `from` up for nothing).
-    if (from && from->mode == to->mode && (h.mem_limit || page_of(from->bc.plan.pc) == page_of(to->bc.plan.pc))) {
+    if (from && from->mode == to->mode && from->view == to->view && (h.mem_limit || page_of(from->bc.plan.pc) == page_of(to->bc.plan.pc))) {
       for (unsigned e = 0; e < from->bc.exits.size(); e++)
         if (from->bc.code + from->bc.exits[e].jmp_off == reinterpret_cast<uint8_t*>(h.jit_exit_site))
           link(from, e, to);
@@ -489,7 +498,7 @@ std::vector<jit::BlockPlan> JitEngine::region_of(const Block* b) const {
   std::vector<const Block*> members{b};
   auto consider = [&](uint64_t pc) {
     if (members.size() == kRegionBlocks || page_of(pc) != page) return;
-    const Block* m = blocks_.find(Key{pc, page_of(b->pa) + (pc - page), b->mode, 0});
+    const Block* m = blocks_.find(Key{pc, page_of(b->pa) + (pc - page), b->mode, 0, b->view});
     if (!m) return;
     const uint64_t entered = m->heat <= t ? t - m->heat : t;
     if (!m->valid || !m->bc.plan.cfg.tiers_up() || page_of(m->bc.plan.end_pc - 1) != page || entered * 4 < t ||

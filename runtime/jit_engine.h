@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <deque>
 #include <map>
+#include <tuple>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -69,6 +70,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
     x64::BlockCode bc;
     uint64_t pa = 0;    // physical address of bc.pc: what the block was made from
     uint64_t mode = 0;  // mode_key
+    uint64_t view = 0;  // RetireObserver::view of its first pc
     unsigned max_insns = 0;
     bool valid = true;
     std::vector<std::pair<Block*, unsigned>> incoming;  // (source block, exit index) linked here
@@ -76,7 +78,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
     uint8_t* entry = nullptr;
     uint32_t heat = 0;    // entries left before it tiers up (x64::TranslateConfig::hot_counter)
     uint64_t region = 0;  // its tier-2 region's id, from when it is queued (0: none)
-    Key key() const { return {bc.plan.pc, pa, mode, max_insns}; }
+    Key key() const { return {bc.plan.pc, pa, mode, max_insns, view}; }
   };
   // A compiled region, which its entry stub calls through run_region.
   struct Region {
@@ -116,8 +118,8 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // Finds or translates the block at h.pc (of at most max_insns instructions, when not 0); nullptr
   // after raising an instruction fault.
   Block* block_for(Hart& h, unsigned max_insns = 0);
-  // The pc -> code table translated code of this hart and mode consults for indirect jumps.
-  LookupTable& lookup_for(Hart& h, uint64_t mode);
+  // The pc -> code table translated code of this hart, mode and view consults for indirect jumps.
+  LookupTable& lookup_for(Hart& h, uint64_t mode, uint64_t view);
   // Whether guest memory still holds what the plan decoded (another thread may have stored to it
   // between the fetch and the watch that makes such stores fault or reach invalidate).
   bool still_in_memory(Hart& h, const jit::BlockPlan& plan) const;
@@ -153,7 +155,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   BlockTable<Block> blocks_;  // the valid blocks
   // Direct-mapped cache in front of blocks_, by lookup_index(pc): most dispatches hit here.
   struct Recent {
-    Key key{~0ull, 0, 0, 0};
+    Key key{~0ull, 0, 0, 0, 0};
     Block* block = nullptr;
   };
   std::array<Recent, x64::kLookupEntries> recent_{};
@@ -161,7 +163,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // Blocks by where their code starts, in the order the arena gave it out: sorted until it is reset.
   std::vector<Block*> by_code_;
   std::deque<std::unique_ptr<Block>> all_;  // dropped blocks stay until the arena is reset
-  std::map<std::pair<const Hart*, uint64_t>, std::unique_ptr<LookupTable>> lookups_;
+  std::map<std::tuple<const Hart*, uint64_t, uint64_t>, std::unique_ptr<LookupTable>> lookups_;
   // The execute-trigger configuration the blocks translated with an execute trigger armed were
   // made for (trigger::State::exec_epoch; 0: none).
   uint64_t exec_epoch_ = 0;

@@ -44,11 +44,13 @@ __attribute__((noinline)) static uint64_t dispatch(unsigned code, uint64_t v) {
   }
 }
 
-/* Full-size code: a loop whose inner branch goes both ways. */
+/* Full-size code: a loop whose inner branch goes both ways. parity_loop_odd, in the middle of the
+ * loop's block, is where address ranges and start/stop points cut it (tests/bare/ete_range.cfg). */
 __asm__(".text\n.option push\n.option norvc\n"
-        ".globl parity_loop\n"
-        "parity_loop:\n  li t0, 0\n1: andi t1, a0, 1\n  beqz t1, 2f\n  addi t0, t0, 1\n"
+        ".globl parity_loop, parity_loop_odd\n"
+        "parity_loop:\n  li t0, 0\n1: andi t1, a0, 1\n  beqz t1, 2f\nparity_loop_odd:\n  addi t0, t0, 1\n"
         "2: srli a0, a0, 1\n  bnez a0, 1b\n  mv a0, t0\n  ret\n"
+        ".size parity_loop, .-parity_loop\n"
         ".option pop\n");
 uint64_t parity_loop(uint64_t v);
 

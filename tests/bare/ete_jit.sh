@@ -2,10 +2,11 @@
 # The JIT's ETE fast path (docs/ete.md, "The engine rule"): runs PROG under --trace with CONFIG on the
 # JIT and on the interpreter, to its end (when CUTS is -) or stopped by --max-insns at each of CUTS,
 # and requires the two ete_0.bin streams to be the same bytes, trc_pkt_lister to list the JIT's
-# with no error, atoms in it, and the JIT to have run translated code (blocks translated), which a
-# hart on the interpreter path does not.
+# with no error, atoms in it, and the JIT to have run translated code (more blocks translated than
+# a hart on the interpreter path translates).
 #   ete_jit.sh BRISK PROG CONFIG OPT CUTS
-# CONFIG: a --trace-config argument; OPT: one more option for brisk, or -; with --ctr=..., CTR
+# CONFIG: a --trace-config argument, a file in which <name> and <name.end> stand for the address of
+# PROG's symbol name and the first address after it; OPT: one more option for brisk, or -; with --ctr=..., CTR
 # records in U and S, where the hart leaves the fast path, and the two CTR buffers (--ctr-dump)
 # must be the same too; CUTS: comma-separated instruction counts, or - for a run to the program's
 # end (it must print PASS).
@@ -17,6 +18,15 @@ command -v trc_pkt_lister >/dev/null || fail "trc_pkt_lister is missing (scripts
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
+if [[ -f $CONFIG ]] && sed 's/#.*//' "$CONFIG" | grep -q '<'; then
+    while read -r addr size type name; do
+        [[ -n $name ]] || { echo "s/<$type>/0x$addr/g"; continue; }  # a label: no size
+        echo "s/<$name>/0x$addr/g; s/<$name\.end>/0x$(printf %x $((16#$addr + 16#$size)))/g"
+    done < <(riscv64-unknown-elf-nm -S "$PROG") >"$WORK/symbols.sed"
+    sed -f "$WORK/symbols.sed" "$CONFIG" >"$WORK/config"
+    ! sed 's/#.*//' "$WORK/config" | grep '<' >&2 || fail "$CONFIG names a symbol $PROG does not have"
+    CONFIG=$WORK/config
+fi
 opts=()
 [[ $OPT == - ]] || opts=("$OPT")
 IFS=, read -ra cuts <<<"$CUTS"
@@ -33,7 +43,11 @@ for cut in "${cuts[@]}"; do
         [[ $cut != - ]] || grep -q '^PASS' "$WORK/console" || { cat "$WORK/console" >&2; fail "$engine: the program did not pass"; }
         if [[ $engine == jit ]]; then
             blocks=$(sed -n 's/^brisk: jit: \([0-9]*\) blocks translated.*/\1/p' "$WORK/console")
-            ((${blocks:-0} > 0)) || { cat "$WORK/console" >&2; fail "cut $cut: the JIT translated no block (not the fast path)"; }
+            # On the interpreter path only the program's tail, once it disabled its unit, is translated:
+            # about 10 blocks, none in a run cut before.
+            min=0
+            [[ $cut != - ]] || min=20
+            ((${blocks:-0} > min)) || { cat "$WORK/console" >&2; fail "cut $cut: the JIT translated ${blocks:-0} blocks (not the fast path)"; }
         fi
     done
     cmp "$WORK/jit.$cut/ete_0.bin" "$WORK/interp.$cut/ete_0.bin" ||

@@ -16,17 +16,17 @@ struct FakeBlock {
   BlockKey key() const { return k; }
 };
 
-auto tie(const BlockKey& k) { return std::tuple(k.pc, k.pa, k.mode, k.max_insns); }
+auto tie(const BlockKey& k) { return std::tuple(k.pc, k.pa, k.mode, k.max_insns, k.view); }
 
 TEST(BlockTable, MatchesAMapThroughInsertsAndErases) {
   std::mt19937_64 rng(7);
   std::deque<FakeBlock> blocks;
-  std::map<std::tuple<uint64_t, uint64_t, uint64_t, unsigned>, FakeBlock*> ref;
+  std::map<std::tuple<uint64_t, uint64_t, uint64_t, unsigned, uint64_t>, FakeBlock*> ref;
   BlockTable<FakeBlock> table;
   // Few pcs and modes, so that keys share pcs and probe runs are long and wrap.
   auto random_key = [&] {
     const uint64_t pc = 0x80000000 + 2 * (rng() % 3000);
-    return BlockKey{pc, pc + 0x1000 * (rng() % 3), rng() % 4, static_cast<unsigned>(rng() % 2)};
+    return BlockKey{pc, pc + 0x1000 * (rng() % 3), rng() % 4, static_cast<unsigned>(rng() % 2), rng() % 2};
   };
   for (int round = 0; round < 60000; round++) {
     const BlockKey k = random_key();
@@ -53,7 +53,7 @@ TEST(BlockTable, MatchesAMapThroughInsertsAndErases) {
 
 TEST(BlockTable, ErasingTheWrongBlockOfAKeyLeavesIt) {
   BlockTable<FakeBlock> table;
-  FakeBlock a{{0x1000, 0x1000, 0, 0}}, stale{{0x1000, 0x1000, 0, 0}};
+  FakeBlock a{{0x1000, 0x1000, 0, 0, 0}}, stale{{0x1000, 0x1000, 0, 0, 0}};
   table.insert(&a);
   table.erase(&stale);  // a dropped block of the same key is not in the table
   EXPECT_EQ(table.find(a.k), &a);

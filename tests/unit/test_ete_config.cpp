@@ -171,7 +171,6 @@ TEST(EteQuiet, QuietRunsMatchStepByStep) {
 // strobing and a sequencer configuration whose steps are alike, running each silent run at once
 // with on_retired for its branches, and stepping exactly where a run stops, leaves the unit and
 // its stream exactly as stepping every instruction does; a run never reaches past a Trace On.
-// Configurations that look at the instruction are not alike and have no silent run.
 TEST(EteQuiet, SilentRunsMatchStepByStep) {
   const std::vector<RegisterWrite> configs[] = {
       autofdo_config(7, 3),
@@ -220,13 +219,31 @@ TEST(EteQuiet, SilentRunsMatchStepByStep) {
     EXPECT_EQ(pair.fast_stream.bytes(), pair.ref_stream.bytes());
     EXPECT_GT(pair.ref_stream.bytes().size(), 40u);  // the configuration traced something
   }
-  for (const char* text : {"TRCACVR0 = 0x80000000\nTRCACVR1 = 0x80000100\nTRCVIIECTLR = 1\nTRCVICTLR = 0x201\n",
-                           "TRCRSCTLR2 = 0x50001\nTRCVICTLR = 0x202\n", "TRCRSCTLR2 = 0x00001\nTRCVICTLR = 0x202\n",
-                           "TRCSSCCR0 = 1\nTRCVICTLR = 0x201\n", "TRCVISSCTLR = 1\nTRCVICTLR = 0x01\n"}) {
+  // Configurations that look at the address comparators decide by the pc: instructions of one
+  // address class have silent runs (pc 4 is in no range and at no comparator), one at a single
+  // address comparator (TRCACVR0 is 0) none. Those that look at external or PE comparator inputs
+  // have none.
+  const struct {
+    const char* text;
+    bool by_pc;
+  } others[] = {
+      {"TRCACVR0 = 0x80000000\nTRCACVR1 = 0x80000100\nTRCVIIECTLR = 1\nTRCVICTLR = 0x201\n", true},
+      {"TRCRSCTLR2 = 0x50001\nTRCVICTLR = 0x202\n", true},
+      {"TRCSSCCR0 = 1\nTRCVICTLR = 0x201\n", true},
+      {"TRCVISSCTLR = 1\nTRCVICTLR = 0x01\n", true},
+      {"TRCRSCTLR2 = 0x00001\nTRCVICTLR = 0x202\n", false},
+      {"TRCVIPCSSCTLR = 1\nTRCVICTLR = 0x01\n", false},
+  };
+  for (const auto& [text, by_pc] : others) {
     EteUnit u(0, Sizes{});
     program(u, parse_config(text, "test"));
     EXPECT_FALSE(u.steps_alike()) << text;
-    EXPECT_EQ(u.silent_steps(Retired{}, 100), 0u) << text;
+    EXPECT_EQ(u.steps_by_pc(), by_pc) << text;
+    u.on_retired(Retired{.pc = 4});  // a Trace On, if any
+    EXPECT_EQ(u.silent_steps(Retired{.pc = 4}, 100), by_pc ? 100u : 0u) << text;
+    if (u.address_classes().used & 1) {
+      EXPECT_EQ(u.silent_steps(Retired{.pc = 0}, 100), 0u) << text;
+    }
   }
 }
 
