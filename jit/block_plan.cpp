@@ -72,7 +72,7 @@ void plan_insn(PlanInsn& p, const PlanConfig& cfg, bool last, unsigned known_reg
       p.taken_type = TransferType::TakenBranch;
       p.record_taken = ctr_op(p.taken_type, cfg.record_mask);
     }
-    p.count_miss = (cfg.count_events >> pmu::kBranchMisses) & 1;
+    p.count_miss = cfg.counts_misses();
     p.predict = p.count_miss || p.record_taken != CtrOp::None || p.record_not_taken != CtrOp::None;
     record_for_trace(p, cfg);
     return;
@@ -102,6 +102,8 @@ void plan_insn(PlanInsn& p, const PlanConfig& cfg, bool last, unsigned known_reg
 }
 
 }  // namespace
+
+bool PlanConfig::counts_misses() const { return (count_events >> pmu::kBranchMisses) & 1; }
 
 bool ends_block(const Insn& i) {
   const uint16_t f = i.flags();

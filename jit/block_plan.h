@@ -46,6 +46,8 @@ struct PlanConfig {
   uint8_t insn_events = 0;
   uint8_t (*classify)(const Insn&) = nullptr;
   bool counts() const { return count_events || insn_events; }
+  // Branch misses count, which runs the predictor at every conditional branch.
+  bool counts_misses() const;
   // Whether a translation of this key may tier up to the LLVM tier (jit/llvm/region.h): only one
   // that counts, records, reports and checks nothing, so that every recording rule holds there by
   // construction and the key (which has the instrumentation) decides.

@@ -50,9 +50,11 @@ bool fp_dirty_state(const Hart& h) { return (h.csr.mstatus & csr::MSTATUS_FS) ==
 
 JitEngine::JitEngine(const EngineOptions& opt)
     : opt_(opt), arena_(size_t{opt.tb_size_mib} << 20), host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
-  // One record mask of each x64::CtrRecording.
-  for (uint32_t mask : {0u, 1u << unsigned(TransferType::DirectCall), ctr::kRasEmu})
-    tramp_[static_cast<unsigned>(x64::ctr_recording(mask))] = x64::emit_trampolines(arena_, emitter_, host_regs(mask));
+  // A configuration of each x64::HostRegs::layout.
+  for (jit::PlanConfig c : {jit::PlanConfig{}, jit::PlanConfig{.count_events = 1u << pmu::kBranchMisses},
+                            jit::PlanConfig{.record_mask = 1u << unsigned(TransferType::DirectCall)},
+                            jit::PlanConfig{.record_mask = ctr::kRasEmu}})
+    tramp_[host_regs(c).layout()] = x64::emit_trampolines(arena_, emitter_, host_regs(c));
   arena_start_ = arena_.cursor();
   if (opt_.perf_map) perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
   tier2_on_ = opt_.tier2 && tier2::Compiler::available();
@@ -160,7 +162,7 @@ jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const 
 
 x64::TranslateConfig JitEngine::config(const Hart& h) {
   x64::TranslateConfig cfg;
-  cfg.regs = host_regs(plan_config(h, 0).recording_mask());
+  cfg.regs = host_regs(plan_config(h, 0));
   cfg.deadlines = opt_.deadlines;
   cfg.flat_limit = h.mem_limit;
   cfg.flat_base = reinterpret_cast<uint64_t>(h.mem_base);
@@ -212,7 +214,7 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
     b->heat = opt_.tier2_threshold;
     cfg.hot_counter = &b->heat;
   }
-  const x64::Trampolines& tramp = trampolines(b->bc.plan.cfg.recording_mask());
+  const x64::Trampolines& tramp = trampolines(b->bc.plan.cfg);
   try {
     x64::translate(arena_, emitter_, tramp, cfg, b->bc);
   } catch (const std::length_error&) {
@@ -388,10 +390,12 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
   // The flags inline FP operations left in MXCSR (jit/x64/translator.cpp, fold_fp_flags): the
   // signal handler runs with MXCSR reset.
   if (ctx.uc_mcontext.fpregs) h.fflags |= kMxcsrToFflags[ctx.uc_mcontext.fpregs->mxcsr & 0x3f];
-  const x64::HostRegs regs = host_regs(b->bc.plan.cfg.recording_mask());
+  const x64::HostRegs regs = host_regs(b->bc.plan.cfg);
   for (unsigned i = 0; i < regs.mapped; i++) h.x[x64::kMappedGuestOrder[i]] = greg(x64::mapped_host_id(i));
+  if (regs.history) h.csr.pmu.predictor.history = static_cast<uint16_t>(greg(x64::gshare_history_host_id()));
+  if (regs.misses())
+    h.csr.pmu.events[static_cast<unsigned>(h.priv)][pmu::kBranchMisses] += greg(x64::branch_misses_host_id());
   if (regs.ctr == x64::CtrRecording::None) return true;
-  h.csr.pmu.predictor.history = static_cast<uint16_t>(greg(x64::gshare_history_host_id()));
   if (regs.ctr == x64::CtrRecording::Ring) {
     h.ctr_ring.next = greg(x64::ctr_cursor_host_id());
   } else {
@@ -411,7 +415,7 @@ uint32_t JitEngine::run_unchained(Hart& h, unsigned n) {
   h.code_written = false;
   h.ctr_ring.sites = &ctr_sites_;
   GuestCode guest;
-  return trampolines(b->bc.plan.cfg.recording_mask()).enter(&h, b->bc.code);
+  return trampolines(b->bc.plan.cfg).enter(&h, b->bc.code);
 }
 
 const x64::BlockCode* JitEngine::block(Hart& h) {
@@ -451,7 +455,7 @@ uint32_t JitEngine::enter(Hart& h) {
   for (;;) {
     exit = [&] {
       GuestCode guest;
-      return trampolines(b->bc.plan.cfg.recording_mask()).enter(&h, b->entry);
+      return trampolines(b->bc.plan.cfg).enter(&h, b->entry);
     }();
     if (exit != x64::kExitHot) break;
     // A block reached the threshold where translated code left, before it started: queued, it goes
@@ -563,11 +567,11 @@ void JitEngine::install_regions() {
       tier2_->release(c.id);
       continue;
     }
-    const uint32_t mask = b->bc.plan.cfg.recording_mask();
+    const jit::PlanConfig& plan_cfg = b->bc.plan.cfg;
     Region& r = regions_.emplace_back(Region{c.fn, &stats_.tier2_insns, c.id});
     uint8_t* stub;
     try {
-      stub = x64::emit_region_entry(arena_, emitter_, trampolines(mask), host_regs(mask), run_region, &r);
+      stub = x64::emit_region_entry(arena_, emitter_, trampolines(plan_cfg), host_regs(plan_cfg), run_region, &r);
     } catch (const std::length_error&) {  // the next translation flushes the cache
       regions_.pop_back();
       tier2_->release(c.id);

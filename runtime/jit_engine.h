@@ -143,12 +143,14 @@ class JitEngine final : public Engine, public HostFaultHooks {
   EngineOptions opt_;
   x64::CodeArena arena_;
   x64::Emitter emitter_;
-  // The trampolines of translations by how they record CTR (x64::CtrRecording, x64::HostRegs).
-  std::array<x64::Trampolines, 3> tramp_;
-  const x64::Trampolines& trampolines(uint32_t record_mask) const {
-    return tramp_[static_cast<unsigned>(x64::ctr_recording(record_mask))];
+  // The trampolines of translations by what they keep in host registers (x64::HostRegs::layout).
+  std::array<x64::Trampolines, x64::HostRegs::kLayouts> tramp_;
+  const x64::Trampolines& trampolines(const jit::PlanConfig& c) const {
+    return tramp_[host_regs(c).layout()];
   }
-  x64::HostRegs host_regs(uint32_t record_mask) const { return x64::host_regs(opt_.jit_regs, record_mask); }
+  x64::HostRegs host_regs(const jit::PlanConfig& c) const {
+    return x64::host_regs(opt_.jit_regs, c.recording_mask(), c.counts_misses());
+  }
   // The sites of CTR ring records, until a code-cache flush (flush_all).
   ctr::SiteTable ctr_sites_;
   uint8_t* arena_start_ = nullptr;  // first byte after the trampolines

@@ -45,6 +45,7 @@ const Mem kInstret = hart_q(offsetof(Hart, instret));
 // (CtrRecording::Ring) or WRPTR (Buffer: a byte offset, always wrapped at the depth), the gshare
 // history (12 bits), and for Buffer the negated cycle base (so that one lea computes the cycle count).
 const Gp kCtrCursor = x86::r10, kGshareHistory = x86::r11, kCtrNegCycleBase = x86::r9;
+const Gp kBranchMisses = x86::r10;  // HostRegs::misses(), never with CTR's cursor
 constexpr size_t kCtr = offsetof(Hart, csr) + offsetof(csr::State, ctr);
 const Mem kWrptrMem = hart_q(kCtr + offsetof(ctr::State, wrptr_off));
 const Mem kRingNextMem = hart_q(offsetof(Hart, ctr_ring) + offsetof(ctr::Ring, next));
@@ -100,6 +101,7 @@ int mapped_host_reg(unsigned mapped_regs, unsigned guest) {
 unsigned mapped_host_id(unsigned i) { return kMappedHost[i].id(); }
 unsigned ctr_cursor_host_id() { return kCtrCursor.id(); }
 unsigned gshare_history_host_id() { return kGshareHistory.id(); }
+unsigned branch_misses_host_id() { return kBranchMisses.id(); }
 unsigned ctr_neg_cycle_base_host_id() { return kCtrNegCycleBase.id(); }
 
 CtrRecording ctr_recording(uint32_t record_mask) {
@@ -107,10 +109,11 @@ CtrRecording ctr_recording(uint32_t record_mask) {
   return record_mask & ctr::kRasEmu ? CtrRecording::Buffer : CtrRecording::Ring;
 }
 
-HostRegs host_regs(unsigned jit_regs, uint32_t record_mask) {
+HostRegs host_regs(unsigned jit_regs, uint32_t record_mask, bool counts_misses) {
   const CtrRecording ctr = ctr_recording(record_mask);
-  const unsigned pinned = ctr == CtrRecording::None ? 0 : ctr == CtrRecording::Ring ? 2 : 3;
-  return {std::min(jit_regs, kMaxMappedRegs - pinned), ctr};
+  const bool history = ctr != CtrRecording::None || counts_misses;
+  const unsigned pinned = history + (ctr == CtrRecording::Buffer ? 2 : history);
+  return {std::min(jit_regs, kMaxMappedRegs - pinned), ctr, history};
 }
 
 namespace {
@@ -120,8 +123,9 @@ namespace {
 // translated code goes on).
 void load_mapped(x86::Assembler& a, const HostRegs& r) {
   for (unsigned i = 0; i < r.mapped; i++) a.mov(kMappedHost[i], xreg(kMappedGuestOrder[i]));
+  if (r.history) a.movzx(kGshareHistory.r32(), kHistoryMem);
+  if (r.misses()) a.xor_(kBranchMisses.r32(), kBranchMisses.r32());
   if (r.ctr == CtrRecording::None) return;
-  a.movzx(kGshareHistory.r32(), kHistoryMem);
   if (r.ctr == CtrRecording::Ring) {
     a.mov(kCtrCursor, kRingNextMem);
     return;
@@ -130,10 +134,20 @@ void load_mapped(x86::Assembler& a, const HostRegs& r) {
   a.mov(kCtrNegCycleBase, kCycleBaseMem);
   a.neg(kCtrNegCycleBase);
 }
+// With HostRegs::misses(), clobbers rcx: translated code runs in one privilege between loads (a helper
+// that changes it runs between a store and a load), so the count is the hart's current one's.
 void store_mapped(x86::Assembler& a, const HostRegs& r) {
   for (unsigned i = 0; i < r.mapped; i++) a.mov(xreg(kMappedGuestOrder[i]), kMappedHost[i]);
+  if (r.history) a.mov(kHistoryMem, kGshareHistory.r16());
+  if (r.misses()) {
+    a.movzx(x86::ecx, x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, priv))));
+    a.imul(x86::ecx, x86::ecx, Imm(pmu::kEventCount * sizeof(uint64_t)));
+    a.add(x86::qword_ptr(kHart, x86::rcx, 0,
+                         static_cast<int32_t>(offsetof(Hart, csr) + offsetof(csr::State, pmu) +
+                                              offsetof(pmu::State, events) + pmu::kBranchMisses * sizeof(uint64_t))),
+          kBranchMisses);
+  }
   if (r.ctr == CtrRecording::None) return;
-  a.mov(kHistoryMem, kGshareHistory.r16());
   if (r.ctr == CtrRecording::Ring) {
     a.mov(kRingNextMem, kCtrCursor);
     return;
@@ -480,8 +494,8 @@ class BlockEmitter {
     const size_t g = offsetof(Hart, csr) + offsetof(csr::State, pmu) + offsetof(pmu::State, predictor);
     const int32_t counters = static_cast<int32_t>(g + offsetof(Gshare, counter));
     const uint32_t mask = (1u << Gshare::kBits) - 1;
-    // The history in its host register when the translation records CTR, else in the hart.
-    const bool pinned = cfg_.regs.ctr != CtrRecording::None;
+    // The history in its host register (HostRegs::history), else in the hart.
+    const bool pinned = cfg_.regs.history;
     const Gp history = pinned ? kGshareHistory.r32() : x86::ecx;
     if (!pinned) a_.movzx(history, kHistoryMem);
     a_.mov(x86::eax, history);
@@ -492,8 +506,10 @@ class BlockEmitter {
     // predicts taken from 2 up: a miss is dl < 2 for a taken branch (the carry of dl - 2), dl >= 2 for
     // a not-taken one (1 minus that carry).
     if (p.count_miss) {
+      const Mem in_hart = event_mem(pmu::kBranchMisses);
       a_.cmp(x86::dl, Imm(2));
-      taken ? a_.adc(event_mem(pmu::kBranchMisses), Imm(0)) : a_.sbb(event_mem(pmu::kBranchMisses), Imm(-1));
+      if (cfg_.regs.misses()) taken ? a_.adc(kBranchMisses, Imm(0)) : a_.sbb(kBranchMisses, Imm(-1));
+      else taken ? a_.adc(in_hart, Imm(0)) : a_.sbb(in_hart, Imm(-1));
     }
     // Saturating: taken adds the carry of dl - 3 (dl < 3), not taken adds -1 plus the carry of
     // dl - 1 (dl == 0).

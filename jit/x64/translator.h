@@ -70,15 +70,23 @@ constexpr uint8_t kMappedGuestOrder[kMaxMappedRegs] = {15, 14, 10, 13, 12, 16, 1
 enum class CtrRecording : uint8_t { None, Ring, Buffer };
 CtrRecording ctr_recording(uint32_t record_mask);
 
-// What translated code keeps in host registers: the first `mapped` of kMappedGuestOrder, and for
-// CtrRecording::Ring the ring's record count and the gshare history (r10, r11), for Buffer WRPTR,
-// the history and the negated cycle base (r10, r11, r9), in the place of the last two or three.
+// What translated code keeps in host registers: the first `mapped` of kMappedGuestOrder, and, in the
+// place of the last one to three of them, the gshare history (r11) wherever the predictor runs (CTR
+// records, or branch misses count); for CtrRecording::Ring the ring's record count (r10), for
+// Buffer WRPTR and the negated cycle base (r10, r9); without CTR, the branch misses counted since
+// the registers were loaded (r10), which go to the current privilege's count when they are stored,
+// so that counting is not a read-modify-write of memory at every branch.
 struct HostRegs {
   unsigned mapped = kMaxMappedRegs;
   CtrRecording ctr = CtrRecording::None;
+  bool history = false;
+  bool misses() const { return history && ctr == CtrRecording::None; }
+  // Translations of one layout share their trampolines.
+  static constexpr unsigned kLayouts = 4;
+  unsigned layout() const { return ctr == CtrRecording::None ? history : 1 + static_cast<unsigned>(ctr); }
 };
-// Those of translations with --jit-regs `jit_regs` and `record_mask`.
-HostRegs host_regs(unsigned jit_regs, uint32_t record_mask);
+// Those of translations with --jit-regs `jit_regs`, `record_mask`, and branch misses counted or not.
+HostRegs host_regs(unsigned jit_regs, uint32_t record_mask, bool counts_misses);
 
 struct TranslateConfig {
   HostRegs regs;
@@ -151,6 +159,7 @@ unsigned mapped_host_id(unsigned i);
 // the gshare history, and -cycle_base (Buffer).
 unsigned ctr_cursor_host_id();
 unsigned gshare_history_host_id();
+unsigned branch_misses_host_id();
 unsigned ctr_neg_cycle_base_host_id();
 
 // asmjit's assembler and code holder, kept from one emission into an arena to the next: the
