@@ -312,9 +312,11 @@ Trampolines emit_trampolines(CodeArena& arena, Emitter& emitter, const HostRegs&
     a.jmp(exit);
 
     // The stubs of direct exits (Trampolines::link, ::dispatch), so that each is a few instructions.
+    // `link` always goes back to the exec loop, even when the lookup table has the target: going on
+    // through the table would leave the exit unlinked for good, paying the stub and the probe at
+    // every pass (bench/branch.c's interpreter: a seventh of its time).
     a.bind(link);
     a.mov(hart_q(offsetof(Hart, jit_exit_site)), x86::rcx);
-    probe_lookup(a);
     a.mov(kPc, x86::rax);
     a.mov(x86::eax, Imm(kExitLink));
     a.jmp(exit);
