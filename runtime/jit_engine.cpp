@@ -56,7 +56,10 @@ JitEngine::JitEngine(const EngineOptions& opt)
                             jit::PlanConfig{.record_mask = ctr::kRasEmu}})
     tramp_[host_regs(c).layout()] = x64::emit_trampolines(arena_, emitter_, host_regs(c));
   arena_start_ = arena_.cursor();
-  if (opt_.perf_map) perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
+  if (opt_.perf_map) {
+    perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
+    name_trampolines();
+  }
   tier2_on_ = opt_.tier2 && tier2::Compiler::available();
 }
 
@@ -126,8 +129,33 @@ void JitEngine::after_fork() {
   close(parent);
 }
 
+void JitEngine::name_trampolines() {
+  if (!perf_map_) return;
+  // Each thunk runs up to the next one; the last up to the first block.
+  std::vector<std::pair<const uint8_t*, const char*>> thunks;
+  for (const x64::Trampolines& t : tramp_)
+    thunks.insert(thunks.end(), {{reinterpret_cast<const uint8_t*>(t.enter), "brisk_enter"}, {t.exit, "brisk_exit"},
+                                 {t.helper, "brisk_helper"}, {t.access, "brisk_access"}, {t.link, "brisk_link"},
+                                 {t.dispatch, "brisk_dispatch"}});
+  std::sort(thunks.begin(), thunks.end());
+  for (size_t i = 0; i < thunks.size(); i++) {
+    const uint8_t* end = i + 1 < thunks.size() ? thunks[i + 1].first : arena_start_;
+    fmt::print(perf_map_, "{:x} {:x} {}\n", reinterpret_cast<uintptr_t>(thunks[i].first), end - thunks[i].first,
+               thunks[i].second);
+  }
+}
+
 JitEngine::~JitEngine() {
-  if (perf_map_) std::fclose(perf_map_);
+  if (!perf_map_) return;
+  // BRISK_JIT_DUMP=1: the code arena as it is now, for scripts/jit-disasm (its first byte is
+  // brisk_enter's, in the map).
+  if (std::getenv("BRISK_JIT_DUMP")) {
+    if (FILE* f = std::fopen(fmt::format("/tmp/perf-{}.code", getpid()).c_str(), "we")) {
+      std::fwrite(arena_.cursor() - arena_.used(), 1, arena_.used(), f);
+      std::fclose(f);
+    }
+  }
+  std::fclose(perf_map_);
 }
 
 uint64_t JitEngine::mode_key(const Hart& h) const {

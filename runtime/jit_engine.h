@@ -185,6 +185,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   Interpreter interp_;  // for the last few instructions before a deadline
   Stats stats_;
   FILE* perf_map_ = nullptr;
+  void name_trampolines();  // in the perf map
   bool host_fma_;
 };
 

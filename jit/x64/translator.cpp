@@ -326,9 +326,11 @@ Trampolines emit_trampolines(CodeArena& arena, Emitter& emitter, const HostRegs&
     a.jmp(exit);
 
     // The stubs of direct exits (Trampolines::link, ::dispatch), so that each is a few instructions.
+    // `link` always goes back to the exec loop, even when the lookup table has the target: going on
+    // through the table would leave the exit unlinked for good, paying the stub and the probe at
+    // every pass (bench/branch.c's interpreter: a seventh of its time).
     a.bind(link);
     a.mov(hart_q(offsetof(Hart, jit_exit_site)), x86::rcx);
-    probe_lookup(a);
     a.mov(kPc, x86::rax);
     a.mov(x86::eax, Imm(kExitLink));
     a.jmp(exit);
@@ -1129,6 +1131,16 @@ class BlockEmitter {
         write(i.rd, rdx);
         return true;
       }
+      case Op::DIV:
+      case Op::DIVU:
+      case Op::REM:
+      case Op::REMU:
+        return !rv32 && emit_div(i, false);
+      case Op::DIVW:
+      case Op::DIVUW:
+      case Op::REMW:
+      case Op::REMUW:
+        return emit_div(i, true);
       case Op::ADD_UW:
       case Op::SH1ADD_UW:
       case Op::SH2ADD_UW:
@@ -1197,6 +1209,40 @@ class BlockEmitter {
       case Op::SD: return emit_store(i, 8);
       default: return false;
     }
+  }
+
+  // Division on x86's div/idiv (the W forms on 32 bits, sign-extended). The cases RISC-V defines
+  // and x86 faults on go to the semantics out of line: a zero divisor, and for the signed forms a
+  // divisor of -1 (which covers the overflow of the most negative dividend).
+  bool emit_div(const Insn& i, bool word) {
+    using namespace x86;
+    const bool is_signed = i.op == Op::DIV || i.op == Op::REM || i.op == Op::DIVW || i.op == Op::REMW;
+    const bool rem = i.op == Op::REM || i.op == Op::REMU || i.op == Op::REMW || i.op == Op::REMUW;
+    const Gp divisor = word ? Gp(ecx) : Gp(rcx), dividend = word ? Gp(eax) : Gp(rax), high = word ? Gp(edx) : Gp(rdx);
+    Label slow = a_.newLabel(), back = a_.newLabel();
+    Gp s2 = src(i.rs2, rcx);
+    if (s2.id() != rcx.id()) a_.mov(rcx, s2);
+    a_.test(divisor, divisor);
+    a_.jz(slow);
+    if (is_signed) {
+      a_.cmp(divisor, Imm(-1));
+      a_.je(slow);
+    }
+    Gp s1 = src(i.rs1, rax);
+    if (s1.id() != rax.id()) a_.mov(rax, s1);
+    if (is_signed) {
+      word ? a_.cdq(edx, eax) : a_.cqo(rdx, rax);
+      a_.idiv(high, dividend, divisor);
+    } else {
+      a_.xor_(edx, edx);
+      a_.div(high, dividend, divisor);
+    }
+    const Gp result = rem ? rdx : rax;
+    if (word) a_.movsxd(result, result.r32());
+    write(i.rd, result);
+    a_.bind(back);
+    slow_path(i, slow, back);
+    return true;
   }
 
   // --- memory: one inline fast path, the semantics out of line for everything else ---

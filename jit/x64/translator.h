@@ -146,7 +146,7 @@ struct Trampolines {
   // when that overwrote code of the running block (Hart::code_written).
   uint8_t* access = nullptr;
   // The stubs of direct exits jump here with rax = the target pc: `link` (rcx = the exit's jmp)
-  // probes the lookup table, else returns kExitLink; `dispatch` returns kExitDispatch.
+  // returns kExitLink, so that the exec loop links the exit; `dispatch` returns kExitDispatch.
   uint8_t* link = nullptr;
   uint8_t* dispatch = nullptr;
 };

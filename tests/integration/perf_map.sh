@@ -7,6 +7,8 @@
 #     before_fork(), and goes on with child_only()'s blocks, which the parent's never names.
 #   - with --tier2=on each region's code has a line of its own, tier2_PC by its entry block's pc
 #     (tests/guest/tier2_loop.c).
+#   - the trampolines' thunks are named brisk_*, and with BRISK_JIT_DUMP=1 scripts/jit-disasm
+#     disassembles a block from the arena's dump: its code ends in the jump of its direct exit.
 # PERF_MAP_GUEST is the built tests/guest/perf_map, TIER2_LOOP_GUEST tests/guest/tier2_loop.
 # shellcheck source=tests/integration/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -26,6 +28,8 @@ blocks_in() {
 import re, sys
 start, size = int(sys.argv[2], 16), int(sys.argv[3], 16)
 for line in open(sys.argv[1]):
+    if re.fullmatch(r"[0-9a-f]+ [0-9a-f]+ brisk_[a-z]+\n", line):  # the trampolines' thunks
+        continue
     m = re.fullmatch(r"[0-9a-f]+ [0-9a-f]+ guest_([0-9a-f]+)_\d+\n", line)
     if not m:
         sys.exit(f"not a perf map line: {line!r}")
@@ -93,3 +97,20 @@ while read -r _ _ name; do
     grep -qE " guest_${name#tier2_}_[0-9]+$" "$map" || fail "tier2: $name starts at no block's pc"
 done <<<"$regions"
 pass "tier2: $map names $(wc -l <<<"$regions") regions, each at a block's pc"
+
+# --- the thunks' names, and a block's host code from BRISK_JIT_DUMP=1 through scripts/jit-disasm ---
+BRISK_JIT_DUMP=1 "$BRISK" run --engine=jit --perf-map "$PROG" thread >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+maps+=("/tmp/perf-$pid.map" "/tmp/perf-$pid.code")
+status=0
+wait $pid || status=$?
+((status == 0)) || fail "dump: exit status $status: $(head -2 "$WORK/err")"
+map=/tmp/perf-$pid.map
+for thunk in enter exit helper access link dispatch; do
+    grep -qE "^[0-9a-f]+ [0-9a-f]*[1-9a-f][0-9a-f]* brisk_$thunk$" "$map" || fail "dump: $map does not name brisk_$thunk"
+done
+"$SCRIPTS/jit-disasm" "$pid" "guest_${main_pc}_" >"$WORK/disasm" || fail "dump: jit-disasm failed"
+# Every block ends in a direct exit's or a dispatch's jmp.
+grep -q "^== guest_${main_pc}_" "$WORK/disasm" || fail "dump: no block guest_${main_pc}_ in: $(head -3 "$WORK/disasm")"
+grep -qE '^ *[0-9a-f]+:.*\sjmp\s' "$WORK/disasm" || fail "dump: guest_${main_pc}_ has no jmp: $(head -20 "$WORK/disasm")"
+pass "dump: $map names the thunks; jit-disasm shows guest_${main_pc}_ ($(grep -c '^ *[0-9a-f]*:' "$WORK/disasm") host instructions)"
