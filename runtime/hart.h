@@ -39,6 +39,9 @@ struct RetireObserver {
   // A block holds instructions of one view, and translated code runs only blocks of the view
   // Hart::trace_view names.
   virtual uint64_t view(uint64_t pc) const = 0;
+  // Views of different epochs may be equal and mean different things: translations with views
+  // are for the epoch of the views they were made under.
+  virtual uint64_t view_epoch() const = 0;
 };
 
 struct PendingTrap {

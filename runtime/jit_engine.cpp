@@ -187,6 +187,15 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
     if (exec_epoch_) flush_all(h);
     exec_epoch_ = h.csr.triggers.exec_epoch;
   }
+  // Views of another epoch may be equal to these and mean other configurations (TraceViews in
+  // runtime/ete_trace.h): those translations and their lookup tables go.
+  if (key.view && h.retire_observer->view_epoch() != view_epoch_) {
+    if (view_epoch_) {
+      flush_all(h);
+      std::erase_if(lookups_, [](const auto& t) { return std::get<2>(t.first) != 0; });
+    }
+    view_epoch_ = h.retire_observer->view_epoch();
+  }
   stats_.dispatches++;
   Recent& r = recent_[x64::lookup_index(h.pc)];
   if (r.key == key) return r.block;
