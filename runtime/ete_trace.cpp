@@ -136,7 +136,8 @@ void HartTrace::program(const std::vector<ete::RegisterWrite>& writes) {
 
 bool HartTrace::fast_path() {
   auto l = lock();
-  return unit_.steps_by_pc() && !ctr::record_mask(h_);
+  // RASEMU's pops and swaps are no ring records.
+  return unit_.steps_by_pc() && !(ctr::record_mask(h_) & ctr::kRasEmu);
 }
 
 void HartTrace::begin() {
@@ -184,11 +185,14 @@ uint64_t HartTrace::silent_run(uint64_t limit) {
   silent_ = q != 0;
   seen_ = h_.instret;
   h_.record_transfers = silent_ && tracing;
+  ctr_mask_ = ctr::record_mask(h_);  // the key's, for the run's records
   return q;
 }
 
 void HartTrace::catch_up_to(uint64_t upto) {
   ctr::Ring& ring = h_.ctr_ring;
+  // A run the unit did not trace recorded CTR's transfers alone, which the unit does not need.
+  if (!h_.record_transfers) ctr::sync_ring(h_);
   // How many of the steps after seen_ are quiet (EteUnit::quiet_steps): a branch among them needs
   // its atom and the counters' decrements, not the resource logic.
   uint64_t quiet = 0;
@@ -216,6 +220,7 @@ void HartTrace::catch_up_to(uint64_t upto) {
         quiet = unit_.quiet_steps(like_, upto - now);
       }
       seen_ = now;
+      if ((ctr_mask_ >> unsigned(t.type)) & 1) ctr::push_record(h_, s, t, now);
     });
     ctr::mark_synced(ring);
   }

@@ -78,7 +78,8 @@ class HartTrace final : public Device, public RetireObserver {
   // Programs the unit from the host before the guest starts (--trace-config).
   void program(const std::vector<ete::RegisterWrite>& writes);
   // The fast path may run the hart: the unit's configuration decides by the pc alone
-  // (EteUnit::steps_by_pc) and CTR is inactive, so that the ring's records are all the unit's.
+  // (EteUnit::steps_by_pc) and CTR does not emulate a return-address stack, so that translated code
+  // records every transfer in the ring, for the unit and for CTR (those of the types it records).
   bool fast_path();
   // The hart starts running traced, on interpreter() or on the fast path (an engine that
   // reports_retired()): the unit learns its exception level and context, which it did not observe
@@ -126,6 +127,7 @@ class HartTrace final : public Device, public RetireObserver {
   // the hart runs on thread `runner_`.
   bool silent_ = false;
   uint64_t seen_ = 0;
+  uint32_t ctr_mask_ = 0;  // ctr::record_mask as the run started: the types of its records CTR takes
   ete::Retired like_;
   std::thread::id runner_;
   // The unit's address classes as the last silent run saw them, with their number in views_ above

@@ -183,7 +183,7 @@ struct Hart {
   ctr::Ring ctr_ring;
   // A trace unit's fast path observes the hart (runtime/ete_trace.h): every engine reports to it what
   // retires outside translated code, translated code the block-ending instructions it runs out of
-  // line, and while it is set, CTR being inactive, the ring's records are its own (ctr::sync_ring).
+  // line, and while it is set, the ring's records are its own, which hands CTR its types (ctr::sync_ring).
   RetireObserver* retire_observer = nullptr;
   // Translated code records every branch and jump into ctr_ring for the observer (a key bit).
   bool record_transfers = false;

@@ -145,7 +145,7 @@ jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const 
   cfg.fp_off = fp_off(h);
   cfg.count_events = pmu::active_events(h, static_cast<unsigned>(h.priv));
   cfg.record_mask = ctr::record_mask(h);
-  // A trace unit's fast path (runtime/ete_trace.h), which runs only while CTR records in no buffer.
+  // A trace unit's fast path (runtime/ete_trace.h): CTR takes its types from the same ring records.
   cfg.report_retired = h.retire_observer;
   cfg.record_transfers = h.record_transfers && !(cfg.record_mask & ctr::kRasEmu);
   cfg.ialign_mask = h.ialign_mask;
