@@ -147,12 +147,15 @@ void sync_ring(Hart& h) {
     c.wrptr_off = (c.wrptr_off + first * sizeof(Entry)) & c.wrptr_mask;
     for_each_record(r, first - 1, first, [&](unsigned, const Site&, uint64_t now) { restart_cycles(c, now); });
   }
-  for_each_record(r, first, n, [&](unsigned s, const Site& t, uint64_t now) {
-    // The counter predicted taken from 2 up (pmu::Gshare::mispredicted); other sites have none, 0.
-    const bool misp = ((r.site[s] >> 1) & 1) != (t.type == TransferType::TakenBranch);
-    push(c, now, t.source, t.indirect ? r.target[s] : t.target, t.type, misp);
-  });
+  for_each_record(r, first, n, [&](unsigned s, const Site& t, uint64_t now) { push_record(h, s, t, now); });
   mark_synced(r);
+}
+
+void push_record(Hart& h, unsigned s, const Site& t, uint64_t now) {
+  const Ring& r = h.ctr_ring;
+  // The counter predicted taken from 2 up (pmu::Gshare::mispredicted); other sites have none, 0.
+  const bool misp = ((r.site[s] >> 1) & 1) != (t.type == TransferType::TakenBranch);
+  push(h.csr.ctr, now, t.source, t.indirect ? r.target[s] : t.target, t.type, misp);
 }
 
 void record(Hart& h, uint64_t source, uint64_t target, TransferType type, bool misp) {

@@ -181,9 +181,11 @@ struct Ring {
 };
 
 // Pushes the ring's records into the buffer, as record() would have, in order. While the hart has a
-// trace unit's fast path recording every transfer (Hart::record_transfers, with CTR inactive), the
-// records are the unit's instead: its RetireObserver takes them.
+// trace unit's fast path recording every transfer (Hart::record_transfers), its RetireObserver takes
+// the records instead, and pushes those of the types CTR records with push_record.
 void sync_ring(Hart& h);
+// Pushes the ring's record in slot s, of site t, retired at instret `now`, into the buffer.
+void push_record(Hart& h, unsigned s, const Site& t, uint64_t now);
 // What sync_ring and the trace unit's fast path read of the ring: how many records are unsynced (at
 // least kSlots when the ring went all the way round), the instret after the transfer in slot s
 // retired, and the ring synced once they are taken.

@@ -24,7 +24,8 @@ struct PlanConfig {
   uint32_t record_mask = 0;     // ctr::record_mask: the transfer types CTR records
   // A trace unit's fast path observes the hart (Hart::retire_observer): block-ending instructions
   // run out of line report their retirement; with record_transfers, every branch and jump is also
-  // recorded in the ring (CTR being inactive), without the predictor.
+  // recorded in the ring (CTR takes the types it records from there), the predictor running only
+  // where CTR or the PMU needs it.
   bool report_retired = false;
   bool record_transfers = false;
   // The view of the block's first instruction (RetireObserver::view): when not 0, the block ends

@@ -96,13 +96,25 @@ ete::El exception_level(Priv p) {
   return ete::El::EL3;
 }
 
+uint64_t TraceViews::intern(const ete::AddressClasses& c) {
+  for (size_t n = 0; n < table_.size(); n++)
+    if (table_[n] == c) return n + 1;
+  if (table_.size() == kSize) {
+    table_.clear();
+    epoch_++;
+  }
+  table_.push_back(c);
+  return table_.size();
+}
+
 HartTrace::HartTrace(Hart& h, const ete::Sizes& sizes, const Clock& clock, bool stream, std::mutex* lock,
-                     std::function<void()> enable_changed)
+                     TraceViews& views, std::function<void()> enable_changed)
     : h_(h),
       encoder_(&clock),
       unit_(static_cast<unsigned>(h.hartid), sizes, stream ? &encoder_ : nullptr),
       lock_(lock),
-      enable_changed_(std::move(enable_changed)) {
+      enable_changed_(std::move(enable_changed)),
+      views_(views) {
   h.csr.triggers.observer = {&HartTrace::on_match, this};
 }
 
@@ -124,7 +136,8 @@ void HartTrace::program(const std::vector<ete::RegisterWrite>& writes) {
 
 bool HartTrace::fast_path() {
   auto l = lock();
-  return unit_.steps_by_pc() && !ctr::record_mask(h_);
+  // RASEMU's pops and swaps are no ring records.
+  return unit_.steps_by_pc() && !(ctr::record_mask(h_) & ctr::kRasEmu);
 }
 
 void HartTrace::begin() {
@@ -145,7 +158,7 @@ void HartTrace::end() {
   h_.record_transfers = false;
   h_.retire_observer = nullptr;
   h_.trace_view = 0;
-  views_ = nullptr;
+  classes_at_ = nullptr;
 }
 
 uint64_t HartTrace::silent_run(uint64_t limit) {
@@ -154,16 +167,15 @@ uint64_t HartTrace::silent_run(uint64_t limit) {
   like_.pc = h_.pc;
   // The instructions of the run are alike: under a configuration that decides by the pc, those of
   // like_'s address class, in the blocks of its view.
-  views_ = nullptr;
+  classes_at_ = nullptr;
   if (!unit_.steps_alike() && unit_.steps_by_pc()) {
-    if (classes_ != unit_.address_classes()) {
+    // Numbered again after another unit started a new epoch.
+    if (classes_ != unit_.address_classes() || view_epoch_ != views_.epoch()) {
       classes_ = unit_.address_classes();
-      uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a, a word at a time, over the addresses and uses
-      for (unsigned n = 0; n < 2 * classes_.pairs; n++) hash = (hash ^ classes_.acvr[n]) * 0x100000001b3ull;
-      hash = (hash ^ classes_.used) * 0x100000001b3ull;
-      view_base_ = hash << 25 | 1ull << 24;
+      view_base_ = views_.intern(classes_) << 25 | 1ull << 24;
+      view_epoch_ = views_.epoch();
     }
-    views_ = &classes_;
+    classes_at_ = &classes_;
   }
   h_.trace_view = view(h_.pc);
   // While the unit traces, each branch is a ring record, and the ring must not go all the way round
@@ -173,11 +185,14 @@ uint64_t HartTrace::silent_run(uint64_t limit) {
   silent_ = q != 0;
   seen_ = h_.instret;
   h_.record_transfers = silent_ && tracing;
+  ctr_mask_ = ctr::record_mask(h_);  // the key's, for the run's records
   return q;
 }
 
 void HartTrace::catch_up_to(uint64_t upto) {
   ctr::Ring& ring = h_.ctr_ring;
+  // A run the unit did not trace recorded CTR's transfers alone, which the unit does not need.
+  if (!h_.record_transfers) ctr::sync_ring(h_);
   // How many of the steps after seen_ are quiet (EteUnit::quiet_steps): a branch among them needs
   // its atom and the counters' decrements, not the resource logic.
   uint64_t quiet = 0;
@@ -205,6 +220,7 @@ void HartTrace::catch_up_to(uint64_t upto) {
         quiet = unit_.quiet_steps(like_, upto - now);
       }
       seen_ = now;
+      if ((ctr_mask_ >> unsigned(t.type)) & 1) ctr::push_record(h_, s, t, now);
     });
     ctr::mark_synced(ring);
   }

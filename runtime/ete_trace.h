@@ -38,15 +38,35 @@ TraceOptions trace_options(const std::string& dir, const std::string& config, co
 
 ete::El exception_level(Priv p);
 
+// The comparator configurations (ete::AddressClasses) the machine's trace units decide by the pc
+// under, interned: a configuration's number is in the views of the blocks translated under it
+// (HartTrace::view), so that two configurations never share a translation. A guest can reprogram
+// its unit forever, so the table holds kSize of them: the next new one empties it and starts a new
+// epoch, whose numbers mean other configurations. Translations with views are for one epoch
+// (RetireObserver::view_epoch, JitEngine::block_for), and an engine that sees another flushes its
+// code cache. Shared by the machine's units, under their lock.
+class TraceViews {
+ public:
+  static constexpr unsigned kSize = 16;
+  // The number of `c` in the current epoch, from 1; may start a new epoch.
+  uint64_t intern(const ete::AddressClasses& c);
+  uint64_t epoch() const { return epoch_; }
+
+ private:
+  std::vector<ete::AddressClasses> table_;  // number n is table_[n - 1]
+  uint64_t epoch_ = 1;
+};
+
 // One hart's trace unit as the machine wires it. The bus maps the unit through it, so that it sees
 // TRCPRGCTLR.EN change; the hart's Interpreter reports retired instructions to it, the machine the
 // traps, and Sdtrig its matches. MMIO comes from any hart under the device lock, observations from
 // the hart's own thread: with harts on host threads both hold `lock` while they touch the unit.
 class HartTrace final : public Device, public RetireObserver {
  public:
-  // `enable_changed`: TRCPRGCTLR.EN changed through MMIO (called under the device lock).
+  // `enable_changed`: TRCPRGCTLR.EN changed through MMIO (called under the device lock); `views`:
+  // the machine's, shared with the other harts' units under `lock`.
   HartTrace(Hart& h, const ete::Sizes& sizes, const Clock& clock, bool stream, std::mutex* lock,
-            std::function<void()> enable_changed);
+            TraceViews& views, std::function<void()> enable_changed);
 
   // Device: the unit's window.
   const char* name() const override { return "ete"; }
@@ -58,7 +78,8 @@ class HartTrace final : public Device, public RetireObserver {
   // Programs the unit from the host before the guest starts (--trace-config).
   void program(const std::vector<ete::RegisterWrite>& writes);
   // The fast path may run the hart: the unit's configuration decides by the pc alone
-  // (EteUnit::steps_by_pc) and CTR is inactive, so that the ring's records are all the unit's.
+  // (EteUnit::steps_by_pc) and CTR does not emulate a return-address stack, so that translated code
+  // records every transfer in the ring, for the unit and for CTR (those of the types it records).
   bool fast_path();
   // The hart starts running traced, on interpreter() or on the fast path (an engine that
   // reports_retired()): the unit learns its exception level and context, which it did not observe
@@ -74,9 +95,10 @@ class HartTrace final : public Device, public RetireObserver {
   void retired(Hart& h, const Insn& in, uint64_t pc, bool jumped, uint64_t before) override;
   void catch_up(Hart& h) override;
   // A configuration that is not alike but decides by the pc (EteUnit::steps_by_pc): the address
-  // class of pc, under a hash of the comparators' addresses, so that translations made under
+  // class of pc, under the comparators' number in TraceViews, so that translations made under
   // other comparators are not run (docs/ete.md, "The engine rule"); else 0.
-  uint64_t view(uint64_t pc) const override { return views_ ? view_base_ | views_->at(pc) : 0; }
+  uint64_t view(uint64_t pc) const override { return classes_at_ ? view_base_ | classes_at_->at(pc) : 0; }
+  uint64_t view_epoch() const override { return view_epoch_; }
   // A trap was taken: `cause` and `interrupt` as mcause has them, `epc` the interrupted pc.
   void trap_taken(uint64_t cause, bool interrupt, uint64_t epc);
   // The unit's registers and stream, once the harts have stopped (--trace); a unit still enabled
@@ -105,13 +127,16 @@ class HartTrace final : public Device, public RetireObserver {
   // the hart runs on thread `runner_`.
   bool silent_ = false;
   uint64_t seen_ = 0;
+  uint32_t ctr_mask_ = 0;  // ctr::record_mask as the run started: the types of its records CTR takes
   ete::Retired like_;
   std::thread::id runner_;
-  // The unit's address classes as the last silent run saw them, with their hash above bit 24, while
-  // the configuration is one view() decides for (the hart's thread reads them without the lock).
+  // The unit's address classes as the last silent run saw them, with their number in views_ above
+  // bit 24 and its epoch, while the configuration is one view() decides for (the hart's thread
+  // reads them without the lock).
+  TraceViews& views_;
   ete::AddressClasses classes_;
-  const ete::AddressClasses* views_ = nullptr;
-  uint64_t view_base_ = 0;
+  const ete::AddressClasses* classes_at_ = nullptr;
+  uint64_t view_base_ = 0, view_epoch_ = 0;
   uint8_t matches_ = 0;  // Sdtrig triggers that matched since the last retired instruction
   ete::El el_ = ete::El::EL3;
   uint32_t context_id_ = 0;

@@ -39,6 +39,9 @@ struct RetireObserver {
   // A block holds instructions of one view, and translated code runs only blocks of the view
   // Hart::trace_view names.
   virtual uint64_t view(uint64_t pc) const = 0;
+  // Views of different epochs may be equal and mean different things: translations with views
+  // are for the epoch of the views they were made under.
+  virtual uint64_t view_epoch() const = 0;
 };
 
 struct PendingTrap {
@@ -180,7 +183,7 @@ struct Hart {
   ctr::Ring ctr_ring;
   // A trace unit's fast path observes the hart (runtime/ete_trace.h): every engine reports to it what
   // retires outside translated code, translated code the block-ending instructions it runs out of
-  // line, and while it is set, CTR being inactive, the ring's records are its own (ctr::sync_ring).
+  // line, and while it is set, the ring's records are its own, which hands CTR its types (ctr::sync_ring).
   RetireObserver* retire_observer = nullptr;
   // Translated code records every branch and jump into ctr_ring for the observer (a key bit).
   bool record_transfers = false;

@@ -175,7 +175,7 @@ jit::PlanConfig JitEngine::plan_config(const Hart& h, unsigned max_insns) const 
   cfg.fp_off = fp_off(h);
   cfg.count_events = pmu::active_events(h, static_cast<unsigned>(h.priv));
   cfg.record_mask = ctr::record_mask(h);
-  // A trace unit's fast path (runtime/ete_trace.h), which runs only while CTR records in no buffer.
+  // A trace unit's fast path (runtime/ete_trace.h): CTR takes its types from the same ring records.
   cfg.report_retired = h.retire_observer;
   cfg.record_transfers = h.record_transfers && !(cfg.record_mask & ctr::kRasEmu);
   cfg.ialign_mask = h.ialign_mask;
@@ -216,6 +216,15 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   if (key.mode & uint64_t(trigger::kKeyExecute) << kTriggerKeyShift && h.csr.triggers.exec_epoch != exec_epoch_) {
     if (exec_epoch_) flush_all(h);
     exec_epoch_ = h.csr.triggers.exec_epoch;
+  }
+  // Views of another epoch may be equal to these and mean other configurations (TraceViews in
+  // runtime/ete_trace.h): those translations and their lookup tables go.
+  if (key.view && h.retire_observer->view_epoch() != view_epoch_) {
+    if (view_epoch_) {
+      flush_all(h);
+      std::erase_if(lookups_, [](const auto& t) { return std::get<2>(t.first) != 0; });
+    }
+    view_epoch_ = h.retire_observer->view_epoch();
   }
   stats_.dispatches++;
   Recent& r = recent_[x64::lookup_index(h.pc)];

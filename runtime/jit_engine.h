@@ -169,6 +169,9 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // The execute-trigger configuration the blocks translated with an execute trigger armed were
   // made for (trigger::State::exec_epoch; 0: none).
   uint64_t exec_epoch_ = 0;
+  // The epoch of the views of the blocks and lookup tables made with one (RetireObserver::view_epoch;
+  // 0: none yet).
+  uint64_t view_epoch_ = 0;
   // The LLVM tier: whether blocks tier up (off, in a forked child whose copy lacks the compiler's
   // thread, or once the module failed to load: no), the compiler, loaded by start_tier2 (so that a
   // short run pays nothing for LLVM), and the hart last run, which the compiler's thread asks to

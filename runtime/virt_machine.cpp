@@ -128,7 +128,7 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
   bus_.map(kUartBase, uart16550::kWindowSize, uart_.get());
   for (unsigned i = 0; i < opt_.harts; i++) {
     trace_.push_back(std::make_unique<HartTrace>(*harts_[i], isa.ete, clock_, !opt_.trace.dir.empty(),
-                                                 threaded_ ? &device_lock_ : nullptr,
+                                                 threaded_ ? &device_lock_ : nullptr, trace_views_,
                                                  [this, i] { trace_enable_changed(i); }));
     if (opt_.trace.program) trace_.back()->program(opt_.trace.config);
     bus_.map(kEteBase + i * ete::kWindowSize, ete::kWindowSize, trace_.back().get());

@@ -144,6 +144,7 @@ class VirtMachine final : public TrapHandler, public InterruptSink {
   std::unique_ptr<Clint> clint_;
   std::unique_ptr<Plic> plic_;
   std::unique_ptr<SifiveTest> test_;
+  TraceViews trace_views_;                         // the units' comparator configurations
   std::vector<std::unique_ptr<HartTrace>> trace_;  // one per hart: its ETE trace unit
   std::unique_ptr<Device> mrom_;  // fw_dynamic_info for OpenSBI, where QEMU keeps it
   std::unique_ptr<Engine> engine_;  // the harts' when they take turns

@@ -3,7 +3,7 @@
  * conditional branches taken and not taken in data-dependent patterns, in compressed and full-size
  * code, calls and returns through jal and jalr (function pointers, recursion, a jump table), ecalls
  * from M and from U with their xRETs, satp.ASID changes (context changes) and CTR turned on in M
- * for a while (the hart leaves the fast path while CTR records). At the end the
+ * for a while (translated code records for both). At the end the
  * program disables its unit itself, so that the stream ends at a known instruction on every
  * engine (harts stop at HTIF's next poll, which differs between engines). */
 #include "bare.h"
@@ -76,8 +76,8 @@ int main(void) {
     /* A context change: satp.ASID (satp.MODE stays Bare). */
     __asm__ volatile("csrw satp, %0" ::"r"((uint64_t)(round & 1) << SATP_ASID_SHIFT));
   }
-  /* CTR recording in M from a CSR write, as a guest turns it on: the hart leaves the fast path
-   * there, and comes back once it is off. */
+  /* CTR recording in M from a CSR write, as a guest turns it on: translated code made for CTR and
+   * the unit from there, and without CTR once it is off. */
   __asm__ volatile("csrw 0x34e, %0" ::"r"(MCTRCTL_M));
   sum += parity_loop(0x5a5a);
   __asm__ volatile("csrw 0x34e, zero");

@@ -7,7 +7,7 @@
 #   ete_jit.sh BRISK PROG CONFIG OPT CUTS
 # CONFIG: a --trace-config argument, a file in which <name> and <name.end> stand for the address of
 # PROG's symbol name and the first address after it; OPT: one more option for brisk, or -; with --ctr=..., CTR
-# records in U and S, where the hart leaves the fast path, and the two CTR buffers (--ctr-dump)
+# records in U and S from the same ring records as the unit, and the two CTR buffers (--ctr-dump)
 # must be the same too; CUTS: comma-separated instruction counts, or - for a run to the program's
 # end (it must print PASS).
 set -euo pipefail

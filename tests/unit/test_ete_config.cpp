@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/error.h"
+#include "runtime/ete_trace.h"
 
 namespace brisk::ete {
 namespace {
@@ -319,6 +320,34 @@ TEST(EteQuiet, SilentRunsAcrossExceptionsAndContextChanges) {
     EXPECT_EQ(pair.fast_stream.bytes(), pair.ref_stream.bytes());
     EXPECT_GT(pair.ref_stream.bytes().size(), 40u);  // the configuration traced something
   }
+}
+
+// Each comparator configuration has its number, the same whenever it comes back, until a new one
+// finds the table full: then numbering starts again, in a new epoch.
+TEST(TraceViews, NumbersConfigurationsExactlyPerEpoch) {
+  auto range = [](uint64_t end) {
+    AddressClasses c;
+    c.pairs = 1;
+    c.acvr[0] = 0x1000;
+    c.acvr[1] = end;
+    c.used = 1u << 16;
+    return c;
+  };
+  TraceViews views;
+  EXPECT_EQ(views.epoch(), 1u);
+  EXPECT_EQ(views.intern(range(0x2000)), 1u);
+  EXPECT_EQ(views.intern(range(0x1ffc)), 2u);
+  AddressClasses other_use = range(0x2000);
+  other_use.used = 1u;  // the same addresses, used as single address comparators
+  EXPECT_EQ(views.intern(other_use), 3u);
+  EXPECT_EQ(views.intern(range(0x2000)), 1u);
+  for (unsigned n = 4; n <= TraceViews::kSize; n++) EXPECT_EQ(views.intern(range(0x3000 + n)), n);
+  EXPECT_EQ(views.epoch(), 1u);
+  EXPECT_EQ(views.intern(range(0x1ffc)), 2u);
+  EXPECT_EQ(views.intern(range(0x4000)), 1u);  // the table was full
+  EXPECT_EQ(views.epoch(), 2u);
+  EXPECT_EQ(views.intern(range(0x2000)), 2u);
+  EXPECT_EQ(views.intern(range(0x4000)), 1u);
 }
 
 }  // namespace
