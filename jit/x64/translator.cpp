@@ -373,6 +373,7 @@ class BlockEmitter {
     for (idx_ = 0; idx_ < n; idx_++) {
       const jit::PlanInsn& p = plan_.insns[idx_];
       pc_ = p.pc;
+      if (p.exit != jit::Exit::None || !keeps_flags_folded(p.insn)) flags_folded_ = false;
       switch (p.exit) {
         case jit::Exit::None: emit_body(p.insn); break;
         case jit::Exit::Side: emit_side_exit(p); break;
@@ -541,6 +542,7 @@ class BlockEmitter {
   // instructions before this one counted (pending_ = 0).
   void emit_helper(const Insn& i) {
     ring_r15_stored_ = false;
+    flags_folded_ = false;  // C++ may fold MXCSR and reload it
     if (!plan_.cfg.counts()) {  // the shared thunk; counted events need the pending counts inline
       call_thunk(tramp_.helper, pending_);
       pending_ = 0;
@@ -1224,6 +1226,7 @@ class BlockEmitter {
   // learns where this code is (FaultSite::slow_off).
   void slow_path(const Insn& i, Label slow, Label back, size_t site = SIZE_MAX) {
     ring_r15_stored_ = false;  // the fast path goes on after the helper's C++
+    flags_folded_ = false;
     const unsigned saved_pending = pending_;
     const auto saved_ev = pend_ev_;
     slow_paths_.push_back([this, &i, slow, back, saved_pending, saved_ev, idx = idx_, site] {
@@ -1338,6 +1341,19 @@ class BlockEmitter {
       a_.movsd(x86::xmm0, freg(first));
       eq ? a_.ucomisd(x86::xmm0, freg(second)) : a_.comisd(x86::xmm0, freg(second));
     }
+    // Unordered operands may have raised invalid: with the flags folded, fold it in too (out of line),
+    // which folds them again. The result of every compare is 0 then.
+    Label result = a_.newLabel();
+    if (flags_folded_) {
+      Label unordered = a_.newLabel();
+      a_.jp(unordered);
+      slow_paths_.push_back([this, unordered, result] {
+        a_.bind(unordered);
+        fold_fp_flags(a_, x86::rdx, x86::rcx);
+        a_.xor_(x86::eax, x86::eax);
+        a_.jmp(result);
+      });
+    }
     if (eq) {
       a_.sete(x86::al);
       a_.setnp(x86::cl);
@@ -1347,10 +1363,11 @@ class BlockEmitter {
     } else {
       a_.setae(x86::al);
     }
+    a_.bind(result);
     a_.movzx(dest(i.rd).r32(), x86::al);
     write(i.rd, dest(i.rd));
     a_.bind(back);
-    fp_slow_path(i, slow, back);
+    if (single) fp_slow_path(i, slow, back);  // only singles have one: an unboxed operand
     return true;
   }
 
@@ -1381,11 +1398,28 @@ class BlockEmitter {
     }
     a_.mov(freg(i.rd), x86::rax);  // for single, bits 63:32 of rs1 were all ones and still are
     a_.bind(back);
-    fp_slow_path(i, slow, back);
+    if (single) fp_slow_path(i, slow, back);
     return true;
   }
 
   bool emit_fp(const Insn& i) { return cfg_.fp_inline && emit_fp_op(i); }
+
+  // Whether i's inline code leaves flags_folded_ true: integer ALU ops, and the FP ops that raise no
+  // host flag, or only in fp_compare's unordered case, which folds it. Should i go to a helper or
+  // have a slow path after all, emit_helper and slow_path clear it.
+  static bool keeps_flags_folded(const Insn& i) {
+    const Ext ext = op_info(i.op).ext;
+    if (ext == Ext::Xdma || ext == Ext::Xssr || ext == Ext::Xfrep) return false;
+    if (!(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump))) return true;
+    switch (i.op) {
+      case Op::FEQ_D: case Op::FLT_D: case Op::FLE_D: case Op::FEQ_S: case Op::FLT_S: case Op::FLE_S:
+      case Op::FSGNJ_D: case Op::FSGNJN_D: case Op::FSGNJX_D: case Op::FSGNJ_S: case Op::FSGNJN_S: case Op::FSGNJX_S:
+      case Op::FMV_X_D: case Op::FMV_X_W: case Op::FMV_D_X: case Op::FMV_W_X:
+        return true;
+      default:
+        return (i.flags() & kCsr) && static_cast<uint16_t>(i.imm) == csr::CSR_FFLAGS;
+    }
+  }
 
   // A Zicsr access to fflags (libm brackets quiet comparisons with frflags and fsflags), where FP
   // runs inline: the flags accrued in MXCSR folded in first, as the helper thunk does; a write then
@@ -1397,7 +1431,8 @@ class BlockEmitter {
     const bool rw = i.op == Op::CSRRW || i.op == Op::CSRRWI;
     const Mem fflags = x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, fflags)));
     const Mem mxcsr = x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, mxcsr_scratch)));
-    fold_fp_flags(a_, x86::rdx, x86::rcx);  // leaves MXCSR in mxcsr_scratch
+    if (!flags_folded_) fold_fp_flags(a_, x86::rdx, x86::rcx);  // leaves MXCSR in mxcsr_scratch
+    flags_folded_ = true;  // a write below keeps it so: it makes mxcsr_scratch MXCSR again
     if (!rw && i.rs1 == 0) {  // a read
       if (i.rd == 0) return true;
       const Gp d = dest(i.rd);
@@ -1600,6 +1635,10 @@ class BlockEmitter {
   // A ring record on the way here stored r15, which has not changed since and no C++ has run: the
   // next record may leave its slot's r15 out (ctr::Site::shares_instret).
   bool ring_r15_stored_ = false;
+  // An inline fflags access left MXCSR's flags folded into hart.fflags and MXCSR in mxcsr_scratch,
+  // and nothing since has raised a host flag (keeps_flags_folded): the next access needs no stmxcsr,
+  // which waits for every FP operation in flight (libm brackets a compare with frflags and fsflags).
+  bool flags_folded_ = false;
   const jit::BlockPlan& plan_;
 };
 
