@@ -389,6 +389,8 @@ class BlockEmitter {
     for (idx_ = 0; idx_ < n; idx_++) {
       const jit::PlanInsn& p = plan_.insns[idx_];
       pc_ = p.pc;
+      if (p.exit != jit::Exit::None || !keeps_flags_folded(p.insn)) flags_folded_ = false;
+      if (p.exit == jit::Exit::None && (p.insn.flags() & kFp) && !keeps_fcache(p.insn)) fcache_drop(p.insn.rd);
       switch (p.exit) {
         case jit::Exit::None: emit_body(p.insn); break;
         case jit::Exit::Side: emit_side_exit(p); break;
@@ -559,6 +561,8 @@ class BlockEmitter {
   // instructions before this one counted (pending_ = 0).
   void emit_helper(const Insn& i) {
     ring_r15_stored_ = false;
+    flags_folded_ = false;  // C++ may fold MXCSR and reload it
+    fcache_.fill(-1);       // and clobbers every xmm register, and may write any f register
     if (!plan_.cfg.counts()) {  // the shared thunk; counted events need the pending counts inline
       call_thunk(tramp_.helper, pending_);
       pending_ = 0;
@@ -1286,21 +1290,24 @@ class BlockEmitter {
   // learns where this code is (FaultSite::slow_off).
   void slow_path(const Insn& i, Label slow, Label back, size_t site = SIZE_MAX) {
     ring_r15_stored_ = false;  // the fast path goes on after the helper's C++
+    flags_folded_ = false;
     const unsigned saved_pending = pending_;
     const auto saved_ev = pend_ev_;
-    slow_paths_.push_back([this, &i, slow, back, saved_pending, saved_ev, idx = idx_, site] {
+    const uint32_t cache = static_cast<uint32_t>(fcache_snapshots_.size());
+    fcache_snapshots_.push_back(fcache_);
+    slow_paths_.push_back([this, &i, slow, back, saved_pending, saved_ev, idx = idx_, site, cache] {
       a_.bind(slow);
       if (site != SIZE_MAX) b_.faults[site].slow_off = static_cast<uint32_t>(a_.offset());
       resume_at(idx, saved_pending, saved_ev);
       if (!plan_.cfg.counts()) {  // the access thunk; counted events need the pending counts inline
         call_thunk(tramp_.access, saved_pending);
-        a_.jmp(back);
-        return;
+      } else {
+        emit_helper(i);
+        // The fast path continues with the same pending counts: undo the sync the helper did.
+        a_.sub(kInstretReg, Imm(saved_pending));
+        emit_event_adds(saved_ev, -1);
       }
-      emit_helper(i);
-      // The fast path continues with the same pending counts: undo the sync the helper did.
-      a_.sub(kInstretReg, Imm(saved_pending));
-      emit_event_adds(saved_ev, -1);
+      fcache_reload(fcache_snapshots_[cache]);  // C++ clobbered them; the hart has the values
       a_.jmp(back);
     });
   }
@@ -1346,6 +1353,55 @@ class BlockEmitter {
 
   bool rne(const Insn& i) const { return i.rm == 0 || (i.rm == 7 && cfg_.frm_rne); }
 
+  // --- copies of double f registers in xmm2-xmm15 (xmm0 and xmm1 are scratch, and CTR's) ---
+  static constexpr unsigned kFcacheFirst = 2, kFcacheCount = 14;
+  static std::array<int8_t, 32> filled_fcache() {
+    std::array<int8_t, 32> c;
+    c.fill(-1);
+    return c;
+  }
+  // Instructions whose code below keeps the copies current (or only reads f registers).
+  static bool keeps_fcache(const Insn& i) {
+    switch (i.op) {
+      case Op::FADD_D: case Op::FSUB_D: case Op::FMUL_D: case Op::FDIV_D: case Op::FSQRT_D:
+      case Op::FMADD_D: case Op::FMSUB_D: case Op::FNMSUB_D: case Op::FNMADD_D:
+      case Op::FEQ_D: case Op::FLT_D: case Op::FLE_D: case Op::FEQ_S: case Op::FLT_S: case Op::FLE_S:
+      case Op::FMV_X_D: case Op::FMV_X_W: case Op::FCVT_W_D: case Op::FCVT_L_D: case Op::FCVT_W_S: case Op::FCVT_L_S:
+      case Op::FLD: case Op::FSD: case Op::FSW:
+        return true;
+      default:
+        return false;
+    }
+  }
+  void fcache_drop(unsigned r) { fcache_[r] = -1; }
+  void fcache_reload(const std::array<int8_t, 32>& cache) {
+    for (unsigned r = 0; r < 32; r++)
+      if (cache[r] >= 0) a_.movsd(x86::xmm(cache[r]), freg(r));
+  }
+  // f[r] as an SSE source operand: its copy, or the hart.
+  Operand fsrc(unsigned r) const {
+    if (fcache_[r] >= 0) return x86::xmm(fcache_[r]);
+    return freg(r);
+  }
+  // d = f[r] (the low 64 bits; the rest is don't-care).
+  void fload(x86::Xmm d, unsigned r) {
+    if (fcache_[r] >= 0) a_.movaps(d, x86::xmm(fcache_[r]));
+    else a_.movsd(d, freg(r));
+  }
+  // f[rd] = the double in v: to the hart, and to rd's copy.
+  void fstore(unsigned rd, x86::Xmm v) {
+    a_.movsd(freg(rd), v);
+    if (fcache_[rd] < 0) {
+      const int x = static_cast<int>(kFcacheFirst + fcache_next_);
+      fcache_next_ = (fcache_next_ + 1) % kFcacheCount;
+      for (auto& c : fcache_)
+        if (c == x) c = -1;
+      fcache_[rd] = static_cast<int8_t>(x);
+    }
+    a_.movaps(x86::xmm(fcache_[rd]), v);
+  }
+  void sse(InstId id, x86::Xmm d, unsigned r) { a_.emit(id, d, fsrc(r)); }
+
   // Jumps to `slow` unless f[r] is a properly NaN-boxed single.
   void check_boxed(unsigned r, Label slow) {
     a_.cmp(freg_box(r), Imm(-1));
@@ -1375,7 +1431,7 @@ class BlockEmitter {
     } else {
       a_.ucomisd(x86::xmm0, x86::xmm0);
       a_.jp(slow);
-      a_.movsd(freg(i.rd), x86::xmm0);
+      fstore(i.rd, x86::xmm0);
     }
     a_.bind(back);
     fp_slow_path(i, slow, back);
@@ -1397,8 +1453,21 @@ class BlockEmitter {
       a_.movss(x86::xmm0, freg32(first));
       eq ? a_.ucomiss(x86::xmm0, freg32(second)) : a_.comiss(x86::xmm0, freg32(second));
     } else {
-      a_.movsd(x86::xmm0, freg(first));
-      eq ? a_.ucomisd(x86::xmm0, freg(second)) : a_.comisd(x86::xmm0, freg(second));
+      fload(x86::xmm0, first);
+      sse(eq ? x86::Inst::kIdUcomisd : x86::Inst::kIdComisd, x86::xmm0, second);
+    }
+    // Unordered operands may have raised invalid: with the flags folded, fold it in too (out of line),
+    // which folds them again. The result of every compare is 0 then.
+    Label result = a_.newLabel();
+    if (flags_folded_) {
+      Label unordered = a_.newLabel();
+      a_.jp(unordered);
+      slow_paths_.push_back([this, unordered, result] {
+        a_.bind(unordered);
+        fold_fp_flags(a_, x86::rdx, x86::rcx);
+        a_.xor_(x86::eax, x86::eax);
+        a_.jmp(result);
+      });
     }
     if (eq) {
       a_.sete(x86::al);
@@ -1409,10 +1478,11 @@ class BlockEmitter {
     } else {
       a_.setae(x86::al);
     }
+    a_.bind(result);
     a_.movzx(dest(i.rd).r32(), x86::al);
     write(i.rd, dest(i.rd));
     a_.bind(back);
-    fp_slow_path(i, slow, back);
+    if (single) fp_slow_path(i, slow, back);  // only singles have one: an unboxed operand
     return true;
   }
 
@@ -1443,11 +1513,28 @@ class BlockEmitter {
     }
     a_.mov(freg(i.rd), x86::rax);  // for single, bits 63:32 of rs1 were all ones and still are
     a_.bind(back);
-    fp_slow_path(i, slow, back);
+    if (single) fp_slow_path(i, slow, back);
     return true;
   }
 
   bool emit_fp(const Insn& i) { return cfg_.fp_inline && emit_fp_op(i); }
+
+  // Whether i's inline code leaves flags_folded_ true: integer ALU ops, and the FP ops that raise no
+  // host flag, or only in fp_compare's unordered case, which folds it. Should i go to a helper or
+  // have a slow path after all, emit_helper and slow_path clear it.
+  static bool keeps_flags_folded(const Insn& i) {
+    const Ext ext = op_info(i.op).ext;
+    if (ext == Ext::Xdma || ext == Ext::Xssr || ext == Ext::Xfrep) return false;
+    if (!(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump))) return true;
+    switch (i.op) {
+      case Op::FEQ_D: case Op::FLT_D: case Op::FLE_D: case Op::FEQ_S: case Op::FLT_S: case Op::FLE_S:
+      case Op::FSGNJ_D: case Op::FSGNJN_D: case Op::FSGNJX_D: case Op::FSGNJ_S: case Op::FSGNJN_S: case Op::FSGNJX_S:
+      case Op::FMV_X_D: case Op::FMV_X_W: case Op::FMV_D_X: case Op::FMV_W_X:
+        return true;
+      default:
+        return (i.flags() & kCsr) && static_cast<uint16_t>(i.imm) == csr::CSR_FFLAGS;
+    }
+  }
 
   // A Zicsr access to fflags (libm brackets quiet comparisons with frflags and fsflags), where FP
   // runs inline: the flags accrued in MXCSR folded in first, as the helper thunk does; a write then
@@ -1459,7 +1546,8 @@ class BlockEmitter {
     const bool rw = i.op == Op::CSRRW || i.op == Op::CSRRWI;
     const Mem fflags = x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, fflags)));
     const Mem mxcsr = x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, mxcsr_scratch)));
-    fold_fp_flags(a_, x86::rdx, x86::rcx);  // leaves MXCSR in mxcsr_scratch
+    if (!flags_folded_) fold_fp_flags(a_, x86::rdx, x86::rcx);  // leaves MXCSR in mxcsr_scratch
+    flags_folded_ = true;  // a write below keeps it so: it makes mxcsr_scratch MXCSR again
     if (!rw && i.rs1 == 0) {  // a read
       if (i.rd == 0) return true;
       const Gp d = dest(i.rd);
@@ -1492,11 +1580,11 @@ class BlockEmitter {
   bool emit_fp_op(const Insn& i) {
     using namespace x86;
     switch (i.op) {
-      case Op::FADD_D: return fp_arith(i, false, 2, [&](Label) { a_.movsd(xmm0, freg(i.rs1)); a_.addsd(xmm0, freg(i.rs2)); });
-      case Op::FSUB_D: return fp_arith(i, false, 2, [&](Label) { a_.movsd(xmm0, freg(i.rs1)); a_.subsd(xmm0, freg(i.rs2)); });
-      case Op::FMUL_D: return fp_arith(i, false, 2, [&](Label) { a_.movsd(xmm0, freg(i.rs1)); a_.mulsd(xmm0, freg(i.rs2)); });
-      case Op::FDIV_D: return fp_arith(i, false, 2, [&](Label) { a_.movsd(xmm0, freg(i.rs1)); a_.divsd(xmm0, freg(i.rs2)); });
-      case Op::FSQRT_D: return fp_arith(i, false, 1, [&](Label) { a_.sqrtsd(xmm0, freg(i.rs1)); });
+      case Op::FADD_D: return fp_arith(i, false, 2, [&](Label) { fload(xmm0, i.rs1); sse(Inst::kIdAddsd, xmm0, i.rs2); });
+      case Op::FSUB_D: return fp_arith(i, false, 2, [&](Label) { fload(xmm0, i.rs1); sse(Inst::kIdSubsd, xmm0, i.rs2); });
+      case Op::FMUL_D: return fp_arith(i, false, 2, [&](Label) { fload(xmm0, i.rs1); sse(Inst::kIdMulsd, xmm0, i.rs2); });
+      case Op::FDIV_D: return fp_arith(i, false, 2, [&](Label) { fload(xmm0, i.rs1); sse(Inst::kIdDivsd, xmm0, i.rs2); });
+      case Op::FSQRT_D: return fp_arith(i, false, 1, [&](Label) { fload(xmm0, i.rs1); a_.sqrtsd(xmm0, xmm0); });
       case Op::FADD_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.addss(xmm0, freg32(i.rs2)); });
       case Op::FSUB_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.subss(xmm0, freg32(i.rs2)); });
       case Op::FMUL_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.mulss(xmm0, freg32(i.rs2)); });
@@ -1509,12 +1597,13 @@ class BlockEmitter {
       case Op::FNMADD_D:
         if (!cfg_.host_fma) return false;
         return fp_arith(i, false, 3, [&](Label) {
-          a_.movsd(xmm0, freg(i.rs3));
-          a_.movsd(xmm1, freg(i.rs1));
-          if (i.op == Op::FMADD_D) a_.vfmadd231sd(xmm0, xmm1, freg(i.rs2));
-          else if (i.op == Op::FMSUB_D) a_.vfmsub231sd(xmm0, xmm1, freg(i.rs2));
-          else if (i.op == Op::FNMSUB_D) a_.vfnmadd231sd(xmm0, xmm1, freg(i.rs2));
-          else a_.vfnmsub231sd(xmm0, xmm1, freg(i.rs2));
+          fload(xmm0, i.rs3);
+          fload(xmm1, i.rs1);
+          const InstId id = i.op == Op::FMADD_D   ? Inst::kIdVfmadd231sd
+                            : i.op == Op::FMSUB_D  ? Inst::kIdVfmsub231sd
+                            : i.op == Op::FNMSUB_D ? Inst::kIdVfnmadd231sd
+                                                   : Inst::kIdVfnmsub231sd;
+          a_.emit(id, xmm0, xmm1, fsrc(i.rs2));
         });
       case Op::FMADD_S:
       case Op::FMSUB_S:
@@ -1534,7 +1623,8 @@ class BlockEmitter {
       case Op::FSGNJ_D: case Op::FSGNJN_D: case Op::FSGNJX_D: return fp_sign_inject(i, false);
       case Op::FSGNJ_S: case Op::FSGNJN_S: case Op::FSGNJX_S: return fp_sign_inject(i, true);
       case Op::FMV_X_D:
-        a_.mov(dest(i.rd), freg(i.rs1));
+        if (fcache_[i.rs1] >= 0) a_.movq(dest(i.rd), x86::xmm(fcache_[i.rs1]));
+        else a_.mov(dest(i.rd), freg(i.rs1));
         write(i.rd, dest(i.rd));
         return true;
       case Op::FMV_X_W:
@@ -1585,12 +1675,12 @@ class BlockEmitter {
         const bool word = i.op == Op::FCVT_W_D || i.op == Op::FCVT_W_S;
         if (single) check_boxed(i.rs1, slow);
         if (word) {
-          single ? a_.cvttss2si(eax, freg32(i.rs1)) : a_.cvttsd2si(eax, freg(i.rs1));
+          single ? a_.cvttss2si(eax, freg32(i.rs1)) : a_.emit(Inst::kIdCvttsd2si, eax, fsrc(i.rs1));
           a_.cmp(eax, Imm(INT32_MIN));
           a_.je(slow);
           a_.movsxd(dest(i.rd), eax);
         } else {
-          single ? a_.cvttss2si(rax, freg32(i.rs1)) : a_.cvttsd2si(rax, freg(i.rs1));
+          single ? a_.cvttss2si(rax, freg32(i.rs1)) : a_.emit(Inst::kIdCvttsd2si, rax, fsrc(i.rs1));
           a_.mov(rcx, Imm(INT64_MIN));
           a_.cmp(rax, rcx);
           a_.je(slow);
@@ -1625,8 +1715,8 @@ class BlockEmitter {
     const Mem m = host_operand(i, size, false, slow);
     fault_site();
     if (size == 8) {
-      a_.mov(x86::rax, m);
-      a_.mov(freg(i.rd), x86::rax);
+      a_.movsd(x86::xmm0, m);
+      fstore(i.rd, x86::xmm0);
     } else {
       a_.mov(x86::eax, m);
       a_.mov(freg32(i.rd), x86::eax);
@@ -1640,10 +1730,14 @@ class BlockEmitter {
   bool emit_fp_store(const Insn& i, unsigned size) {
     Label slow = a_.newLabel(), back = a_.newLabel();
     const Mem m = host_operand(i, size, true, slow);
-    if (size == 8) a_.mov(x86::rcx, freg(i.rs2));
-    else a_.mov(x86::ecx, freg32(i.rs2));
+    const int copy = size == 8 ? fcache_[i.rs2] : -1;
+    if (copy < 0) {
+      if (size == 8) a_.mov(x86::rcx, freg(i.rs2));
+      else a_.mov(x86::ecx, freg32(i.rs2));
+    }
     const size_t site = fault_site();
-    a_.mov(m, size == 8 ? Gp(x86::rcx) : Gp(x86::ecx));
+    if (copy >= 0) a_.movsd(m, x86::xmm(copy));
+    else a_.mov(m, size == 8 ? Gp(x86::rcx) : Gp(x86::ecx));
     a_.bind(back);
     slow_path(i, slow, back, site);
     return true;
@@ -1662,6 +1756,17 @@ class BlockEmitter {
   // A ring record on the way here stored r15, which has not changed since and no C++ has run: the
   // next record may leave its slot's r15 out (ctr::Site::shares_instret).
   bool ring_r15_stored_ = false;
+  // An inline fflags access left MXCSR's flags folded into hart.fflags and MXCSR in mxcsr_scratch,
+  // and nothing since has raised a host flag (keeps_flags_folded): the next access needs no stmxcsr,
+  // which waits for every FP operation in flight (libm brackets a compare with frflags and fsflags).
+  bool flags_folded_ = false;
+  // Which xmm register holds a copy of each f register within the block (-1: none). The hart stays
+  // the home of every f register (each write goes there too), so exits and C++ need nothing; code
+  // that reads a copy must only know it is current: C++ drops them all (emit_helper) or a slow path
+  // reloads them (fcache_reload), and an FP op that writes the hart alone drops its rd's.
+  std::array<int8_t, 32> fcache_ = filled_fcache();
+  unsigned fcache_next_ = 0;  // round robin over xmm2-xmm15
+  std::vector<std::array<int8_t, 32>> fcache_snapshots_;  // the copies where each slow path rejoins
   const jit::BlockPlan& plan_;
 };
 

@@ -153,6 +153,46 @@ TEST_BEGIN
     CHECK_REG a0, 0x09
     fscsr x0
 
+    /* libm brackets a signalling compare with frflags and fsflags to make it quiet. Translated code
+     * reads MXCSR once for a run of fflags accesses and compares, so one block (no branch) checks
+     * that the invalid flag a compare raises in between is still seen, and that fsflags drops it. */
+    li t0, 0x3ff0000000000000           /* 1.0 */
+    fmv.d.x fa1, t0
+    li t0, 0x7ff8000000000000           /* quiet NaN */
+    fmv.d.x fa4, t0
+    li t0, 0x7ff4000000000000           /* signalling NaN */
+    fmv.d.x fa5, t0
+    fsflagsi 0x01                       /* NX */
+    frflags a2
+    flt.d a3, fa4, fa1                  /* NaN: NV, and false */
+    frflags a4
+    fsflags a2                          /* NX only again */
+    fle.d a5, fa1, fa1                  /* ordered: no flag */
+    frflags a6
+    feq.d a7, fa4, fa4                  /* quiet NaN: no flag for feq */
+    frflags t1
+    feq.d t2, fa5, fa1                  /* signalling NaN: NV even for feq */
+    frflags t3
+    fsflags x0
+    fle.d t4, fa1, fa4                  /* NV outside a bracket accrues */
+    frflags s6
+    li t0, 0x20000000000001             /* 2^53 + 1 */
+    fcvt.d.l fa6, t0                    /* inexact: NX, from the host without a slow path */
+    frflags s7
+    CHECK_REG a2, 0x01
+    CHECK_REG a3, 0
+    CHECK_REG a4, 0x11
+    CHECK_REG a5, 1
+    CHECK_REG a6, 0x01
+    CHECK_REG a7, 0
+    CHECK_REG t1, 0x01
+    CHECK_REG t2, 0
+    CHECK_REG t3, 0x11
+    CHECK_REG t4, 0
+    CHECK_REG s6, 0x10
+    CHECK_REG s7, 0x11
+    fscsr x0
+
     /* Counters: cycle increases, time does not go backwards. */
     rdcycle s0
     rdtime s1
