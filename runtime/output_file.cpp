@@ -1,6 +1,7 @@
 #include "runtime/output_file.h"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,6 +43,7 @@ OutputFile::~OutputFile() {
   // is its parent's.
   if (getpid() != owner_) {
     if (writer_.joinable()) writer_.detach();
+    (void)cv_.release();
     return;
   }
   stop_writer();
@@ -56,14 +58,18 @@ void OutputFile::stop_writer() {
     std::lock_guard lock(mutex_);
     stop_ = true;
   }
-  cv_.notify_all();
+  cv_->notify_all();
   writer_.join();
 }
 
 void OutputFile::writer_loop() {
+  // 5 below the harts (whose nice it inherited), as tier 2's compiler (jit/llvm/region.cpp): woken
+  // for a full buffer, it would otherwise take the CPU of the guest that filled it whenever no
+  // other CPU is idle.
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), getpriority(PRIO_PROCESS, 0) + 5);
   std::unique_lock lock(mutex_);
   for (;;) {
-    cv_.wait(lock, [&] { return pending_ || stop_; });
+    cv_->wait(lock, [&] { return pending_ || stop_; });
     if (!pending_) return;  // stopped, with nothing left to write
     const size_t n = pending_;
     const uint64_t off = pending_off_;
@@ -77,13 +83,13 @@ void OutputFile::writer_loop() {
     lock.lock();
     if (error_.empty()) error_ = std::move(error);
     pending_ = 0;
-    cv_.notify_all();
+    cv_->notify_all();
   }
 }
 
 void OutputFile::drain() {
   std::unique_lock lock(mutex_);
-  cv_.wait(lock, [&] { return !pending_; });
+  cv_->wait(lock, [&] { return !pending_; });
   if (!error_.empty()) throw Error("{}", error_);
 }
 
@@ -113,7 +119,7 @@ void OutputFile::flush() {
     pending_ = used_;
     pending_off_ = written_;
   }
-  cv_.notify_all();
+  cv_->notify_all();
   written_ += used_;
   used_ = 0;
 }
@@ -131,6 +137,10 @@ void OutputFile::write(const void* p, size_t n) {
   }
   std::memcpy(buf_.get() + used_, p, n);
   used_ += n;
+}
+
+void OutputFile::throw_too_large(size_t n) const {
+  throw Error("internal: a record of {} bytes for the {} {}", n, what_, printable(path_));
 }
 
 void OutputFile::write_at(uint64_t off, const void* p, size_t n) {

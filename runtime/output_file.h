@@ -31,6 +31,16 @@ class OutputFile {
   // path, from the next call after it.
   void write(const void* p, size_t n);
   void write(const std::string& s) { write(s.data(), s.size()); }
+  // Appends what fill(p) writes at p and returns the size of: at most `max` bytes, at most
+  // kMaxAppend. A record is built in place, without a copy through a buffer of its own (brisk
+  // record's samples: README.md, "Performance").
+  template <typename F>
+  void append(size_t max, F&& fill) {
+    if (max > kMaxAppend) throw_too_large(max);
+    if (used_ + max > kBufferSize) flush();
+    used_ += fill(buf_.get() + used_);
+  }
+  static constexpr size_t kMaxAppend = 64 * 1024;
   // Bytes appended so far: the file offset of the next write.
   uint64_t size() const { return written_ + used_; }
   // Overwrites n bytes at offset `off`, which must lie within what was appended.
@@ -48,8 +58,10 @@ class OutputFile {
   void write_fully(const void* p, size_t n, uint64_t off);
   void writer_loop();
   void stop_writer();
+  [[noreturn]] void throw_too_large(size_t n) const;
 
-  static constexpr size_t kBufferSize = 256 * 1024;
+  // Each wakes the writer thread once: 1 MiB is 170 samples of 256 branches.
+  static constexpr size_t kBufferSize = 1024 * 1024;
   std::string path_, tmp_;
   const char* what_;
   int fd_ = -1;
@@ -62,7 +74,9 @@ class OutputFile {
   // `pending_off_`, and keeps the first error's message.
   std::thread writer_;
   std::mutex mutex_;
-  std::condition_variable cv_;
+  // Left undestroyed by a forked child, whose copy may count the parent's writer as its waiter:
+  // pthread_cond_destroy would wait for it forever.
+  std::unique_ptr<std::condition_variable> cv_ = std::make_unique<std::condition_variable>();
   size_t pending_ = 0;
   uint64_t pending_off_ = 0;
   bool stop_ = false;

@@ -271,24 +271,34 @@ class PerfDataWriter final : public Sink {
     hv_seen_ |= s.mode == CpuMode::Machine;
     if (!nr_samples_++) first_time_ = s.time;
     last_time_ = s.time;
-    begin(PERF_RECORD_SAMPLE, cpumode(s.mode));
-    rec_.put(s.ip);
-    rec_.put(s.pid);
-    rec_.put(s.tid);
-    rec_.put(s.time);
-    rec_.put(s.period);
-    rec_.put(static_cast<uint64_t>(s.branches.size()));
-    for (const Branch& b : s.branches) {
-      perf_branch_entry e{};
-      e.from = b.from;
-      e.to = b.to;
-      e.mispred = b.mispredicted;
-      e.predicted = !b.mispredicted;
-      e.cycles = b.cycles;
-      e.type = perf_branch_type(b.type);
-      rec_.put(e);
-    }
-    end();
+    // Most of what brisk record writes: built in the file's buffer, as in no other record.
+    struct Fixed {
+      perf_event_header header;
+      uint64_t ip;
+      uint32_t pid, tid;
+      uint64_t time, period, nr;
+    };
+    static_assert(sizeof(Fixed) == 48, "PERF_SAMPLE_IP | TID | TIME | PERIOD, then the branch stack's nr");
+    const size_t size = sizeof(Fixed) + s.branches.size() * sizeof(perf_branch_entry);
+    out_.append(size, [&](uint8_t* p) {
+      const Fixed f{{PERF_RECORD_SAMPLE, cpumode(s.mode), static_cast<uint16_t>(size)}, s.ip, s.pid, s.tid, s.time,
+                    s.period, s.branches.size()};
+      std::memcpy(p, &f, sizeof(f));
+      p += sizeof(f);
+      for (const Branch& b : s.branches) {
+        perf_branch_entry e{};
+        e.from = b.from;
+        e.to = b.to;
+        e.mispred = b.mispredicted;
+        e.predicted = !b.mispredicted;
+        e.cycles = b.cycles;
+        e.type = perf_branch_type(b.type);
+        std::memcpy(p, &e, sizeof(e));
+        p += sizeof(e);
+      }
+      return size;
+    });
+    counted(size);
   }
 
   void finish() override {
@@ -390,7 +400,10 @@ class PerfDataWriter final : public Sink {
     const uint16_t size = static_cast<uint16_t>(rec_.size());
     std::memcpy(rec_.data() + offsetof(perf_event_header, size), &size, sizeof(size));
     out_.write(rec_.data(), rec_.size());
-    if ((round_bytes_ += rec_.size()) >= kRoundBytes) finished_round();
+    counted(rec_.size());
+  }
+  void counted(size_t record_bytes) {
+    if ((round_bytes_ += record_bytes) >= kRoundBytes) finished_round();
   }
   void finished_round() {
     const perf_event_header h{PERF_RECORD_FINISHED_ROUND, 0, sizeof(h)};

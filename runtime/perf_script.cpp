@@ -47,27 +47,29 @@ class PerfScriptWriter final : public Sink {
   }
 
   // A sample's line is most of what brisk record writes: formatted by hand, as fmt's parsing of a
-  // format string per entry would cost more than the rest of the sample (bench/record).
+  // format string per entry would cost more than the rest of the sample, into the file's buffer.
   void sample(const Sample& s) override {
     constexpr size_t kEntryMax = 2 * (2 + 16) + sizeof("//M/-/-/") + 5;
-    line_.resize(16 + 1 + s.branches.size() * kEntryMax + 1);
-    char* p = line_.data();
-    char* const end = p + line_.size();
-    p = std::to_chars(p, end, s.ip, 16).ptr;
-    for (const Branch& b : s.branches) {
-      p = hex(hex(p, " 0x", b.from), "/0x", b.to);
-      p = append(p, b.mispredicted ? "/M/-/-/" : "/P/-/-/");
-      p = std::to_chars(p, end, b.cycles).ptr;
-    }
-    *p++ = '\n';
-    out_.write(line_.data(), static_cast<size_t>(p - line_.data()));
+    const size_t max = 16 + 1 + s.branches.size() * kEntryMax + 1;
+    out_.append(max, [&](uint8_t* start) {
+      char* p = reinterpret_cast<char*>(start);
+      char* const end = p + max;
+      p = std::to_chars(p, end, s.ip, 16).ptr;
+      for (const Branch& b : s.branches) {
+        p = hex(hex(p, " 0x", b.from), "/0x", b.to);
+        p = append(p, b.mispredicted ? "/M/-/-/" : "/P/-/-/");
+        p = std::to_chars(p, end, b.cycles).ptr;
+      }
+      *p++ = '\n';
+      return static_cast<size_t>(p - reinterpret_cast<char*>(start));
+    });
   }
 
   void finish() override { out_.commit(); }
 
  private:
   OutputFile out_;
-  std::string line_;  // reused: no allocation per sample once it has grown
+  std::string line_;  // an MMAP2 line
 };
 
 }  // namespace
