@@ -1,7 +1,6 @@
 #include "runtime/output_file.h"
 
 #include <fcntl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -63,10 +62,6 @@ void OutputFile::stop_writer() {
 }
 
 void OutputFile::writer_loop() {
-  // 5 below the harts (whose nice it inherited), as tier 2's compiler (jit/llvm/region.cpp): woken
-  // for a full buffer, it would otherwise take the CPU of the guest that filled it whenever no
-  // other CPU is idle.
-  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), getpriority(PRIO_PROCESS, 0) + 5);
   std::unique_lock lock(mutex_);
   for (;;) {
     cv_->wait(lock, [&] { return pending_ || stop_; });

@@ -1,10 +1,13 @@
 // Threads of brisk's own (a file's writer, the LLVM tier's compiler) start with every signal
 // blocked: those sent to brisk's process (a guest's timers, SIGINT, SIGUSR1) must reach the threads
-// that run harts.
+// that run harts. They run at a nice 5 above the thread that starts them: woken for work, they
+// would otherwise take the CPU of the harts whenever no other CPU is idle.
 #pragma once
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <thread>
 #include <utility>
@@ -17,7 +20,10 @@ std::thread quiet_thread(F&& f) {
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &before);  // the new thread inherits the mask
   try {
-    std::thread t(std::forward<F>(f));
+    std::thread t([nice = getpriority(PRIO_PROCESS, 0) + 5, f = std::forward<F>(f)]() mutable {
+      setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), nice);
+      f();
+    });
     pthread_sigmask(SIG_SETMASK, &before, nullptr);
     return t;
   } catch (...) {

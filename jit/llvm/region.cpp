@@ -12,7 +12,6 @@
 #include <mutex>
 #include <thread>
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -338,8 +337,6 @@ class LlvmCompiler final : public Compiler {
 };
 
 void Impl::work(LlvmCompiler& c) {
-  // Below the harts: the baseline keeps running while regions compile.
-  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 5);
   std::unique_lock lock(mu);
   for (;;) {
     cv.wait(lock, [&] { return stop || !queue.empty(); });
