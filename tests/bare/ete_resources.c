@@ -13,6 +13,8 @@
 #define ETE(off) (0x11000000ul + (off))
 #define TRCPRGCTLR ETE(0x004)
 #define TRCCONFIGR ETE(0x010)
+#define TRCEVENTCTL0R ETE(0x020)
+#define TRCEVENTCTL1R ETE(0x024)
 #define TRCSEQEVR(n) ETE(0x100 + 4 * (n))
 #define TRCSEQRSTEVR ETE(0x118)
 #define TRCSEQSTR ETE(0x11c)
@@ -63,6 +65,8 @@ extern char ete_w_a[], ete_w_b[], ete_w_a_end[], ete_w_b_end[], ete_w_x[];
 static void clear_unit(void) {
   mmio_write32(TRCPRGCTLR, 0);
   mmio_write32(TRCCONFIGR, 0);
+  mmio_write32(TRCEVENTCTL0R, 0);
+  mmio_write32(TRCEVENTCTL1R, 0);
   for (unsigned n = 2; n < 32; n++) mmio_write32(TRCRSCTLR(n), 0);
   for (unsigned n = 0; n < 4; n++) {
     mmio_write32(TRCCNTCTLR(n), 0);
@@ -261,6 +265,22 @@ static void single_shot(void) {
   CHECK(1, mmio_read32(TRCSSCSR(1)) >> 31);
 }
 
+/* The resources in the stream (tests/bare/ete_resources.sh counts the Event packets): event 0 is
+ * pair 2, A AND B (32 steps); event 1 pair 3 in the reserved row 0b001, A AND NOT(B) (16); event
+ * 2 the single address ete_w_x (3). The only window with events enabled. */
+static void events(void) {
+  clear_unit();
+  mmio_write32(TRCRSCTLR(4), RS(G_ARC, 1));
+  mmio_write32(TRCRSCTLR(5), RS(G_ARC, 2));
+  mmio_write32(TRCRSCTLR(6), RS(G_ARC, 1));
+  mmio_write32(TRCRSCTLR(7), RS(G_ARC, 2) | RS_INV);
+  mmio_write32(TRCRSCTLR(8), RS(G_SAC, 1u << 4));
+  mmio_write32(TRCEVENTCTL0R, PAIR(2) | PAIR(3) << 8 | 8u << 16);
+  mmio_write32(TRCEVENTCTL1R, 0x7);
+  CHECK(0x7, mmio_read32(TRCEVENTCTL1R));
+  ete_win(TRCPRGCTLR);
+}
+
 int main(void) {
   mmio_write32(TRCOSLAR, 0);
   pairs();
@@ -268,6 +288,7 @@ int main(void) {
   counters();
   sequencer();
   single_shot();
+  events();
   clear_unit();
   return 0;
 }
