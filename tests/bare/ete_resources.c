@@ -3,12 +3,13 @@
  * counter 0 counting the event under test gives the number of steps it was active. Checked: every
  * row of the seed's pair table (TRCRSCTLR PAIRINV, A.INV, B.INV) with both reserved encodings,
  * the resource groups (external input, counter and sequencer, single-shot, single address,
- * address range, context ID, VMID; PE comparators are tests/bare/ete_trace.c's PECOMP), counter
+ * address range, context ID, VMID, PE comparator), counter
  * reload, RLDSELF and CNTCHAIN, the sequencer's forward, back and reset transitions (TRCSEQSTR),
  * and single-shot status (TRCSSCSR) with and without RST.
  */
 #include "bare.h"
 #include "check.h"
+#include "trigger.h"
 
 #define ETE(off) (0x11000000ul + (off))
 #define TRCPRGCTLR ETE(0x004)
@@ -265,6 +266,26 @@ static void single_shot(void) {
   CHECK(1, mmio_read32(TRCSSCSR(1)) >> 31);
 }
 
+/* PE comparator input 0 is Sdtrig trigger 0, here on executing ete_w_x: its breakpoint keeps the
+ * load from retiring (record_m skips it), so the input is active for the next instruction that
+ * retires, the handler's first (runtime/ete_trace.cpp), three times. Input 1 has no trigger. */
+static void pe_comparators(void) {
+  clear_unit();
+  mmio_write32(TRCRSCTLR(2), RS(G_PECOMP, 1));
+  mmio_write32(TRCRSCTLR(3), RS(G_PECOMP, 2));
+  set_m_handler(record_m);
+  trig_set(0, MC6 | MC6_M | MC6_EXECUTE, (uint64_t)ete_w_x);
+  csr_set(mstatus, MSTATUS_MIE); /* M-mode triggers need it (csr/trigger.cpp); mie is 0 */
+  CHECK(3, count(2));
+  CHECK(3, m_rec.count);
+  CHECK(CAUSE_BREAKPOINT, m_rec.cause);
+  CHECK((uint64_t)ete_w_x, m_rec.epc);
+  CHECK(0, count(3));
+  csr_clear(mstatus, MSTATUS_MIE);
+  trig_clear_all();
+  clear_recs();
+}
+
 /* The resources in the stream (tests/bare/ete_resources.sh counts the Event packets): event 0 is
  * pair 2, A AND B (32 steps); event 1 pair 3 in the reserved row 0b001, A AND NOT(B) (16); event
  * 2 the single address ete_w_x (3). The only window with events enabled. */
@@ -288,6 +309,7 @@ int main(void) {
   counters();
   sequencer();
   single_shot();
+  pe_comparators();
   events();
   clear_unit();
   return 0;
