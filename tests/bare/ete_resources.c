@@ -2,10 +2,10 @@
  * unit up, runs ete_win (known code) with it enabled, and reads back what the resources did:
  * counter 0 counting the event under test gives the number of steps it was active. Checked: every
  * row of the seed's pair table (TRCRSCTLR PAIRINV, A.INV, B.INV) with both reserved encodings,
- * the resource groups (external input, counter and sequencer, single-shot, single address,
- * address range, context ID, VMID, PE comparator), counter
- * reload, RLDSELF and CNTCHAIN, the sequencer's forward, back and reset transitions (TRCSEQSTR),
- * and single-shot status (TRCSSCSR) with and without RST.
+ * the resource groups (external input, PE comparator, counter and sequencer, single-shot, single
+ * address, address range, context ID, VMID), counter reload, RLDSELF and CNTCHAIN, the sequencer's
+ * forward, back and reset transitions (TRCSEQSTR), single-shot status (TRCSSCSR) with and without
+ * RST, and events (TRCEVENTCTL0R/1R) for tests/bare/ete_resources.sh.
  */
 #include "bare.h"
 #include "check.h"
