@@ -58,6 +58,7 @@ const FilterName kFilters[] = {
     {"stack", 0, CTRCTL_RASEMU, false, PERF_SAMPLE_BRANCH_CALL_STACK},
     {"u", 0, CTRCTL_U, true, PERF_SAMPLE_BRANCH_USER},
     {"k", 0, CTRCTL_S, true, PERF_SAMPLE_BRANCH_KERNEL},
+    {"hv", 0, CTRCTL_M, true, PERF_SAMPLE_BRANCH_HV},  // M mode, which perf.data calls the hypervisor
 };
 
 std::string accepted_names() {
@@ -125,7 +126,10 @@ void configure(Hart& h, const Options& opt, uint64_t default_modes, uint64_t all
   set_depth(h, opt.depth_code);
   if (!opt.record) return;
   const uint64_t modes = opt.filters.modes ? opt.filters.modes : default_modes;
-  if (modes & ~allowed_modes) throw Error("--ctr: filter 'k' records S-mode, which brisk run does not have");
+  if (const uint64_t absent = modes & ~allowed_modes) {
+    const bool s = absent & CTRCTL_S;
+    throw Error("--ctr: filter '{}' records {}-mode, which brisk run does not have", s ? "k" : "hv", s ? "S" : "M");
+  }
   write_ctrctl(h, opt.filters.ctrctl | modes, false);
 }
 

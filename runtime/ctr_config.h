@@ -21,7 +21,7 @@ namespace brisk::ctr {
 const char* type_name(TransferType t);
 
 // A parsed FILTERS list: the mctrctl bits it stands for (the TYPE inhibits, NTBREN, RASEMU) and
-// the privilege modes it names (CTRCTL_U / CTRCTL_S; 0 when it names none).
+// the privilege modes it names (CTRCTL_U / CTRCTL_S / CTRCTL_M; 0 when it names none).
 struct Filters {
   uint64_t ctrctl = 0;
   uint64_t modes = 0;

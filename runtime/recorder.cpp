@@ -134,9 +134,9 @@ void Recorder::on_budget(Hart& h) {
   HartState& st = state(h);
   if (opt_.exact) {
     drain(h, st);
-    // At most one record per instruction: depth - 1 instructions cannot wrap WRPTR past the last
-    // drain's, so the records since then are exactly those between the two WRPTRs.
-    h.deadline = std::min(h.deadline, h.instret + ctr::depth(h.csr.ctr) - 1);
+    // At most records_per_instruction records per instruction: this many instructions cannot wrap
+    // WRPTR past the last drain's, so the records since then are exactly those between the two.
+    h.deadline = std::min(h.deadline, h.instret + (ctr::depth(h.csr.ctr) - 1) / opt_.records_per_instruction);
   } else {
     const uint64_t n = pmu::event_total(h, opt_.pmu_event);
     if (n >= st.next) take_sample(h, st, n);

@@ -36,6 +36,10 @@ struct RecordOptions {
   std::string output = "perf.data";  // -o; with Both the text goes to output + ".script"
   Format format = Format::PerfData;
   bool exact = false;                // --exact: every transfer, to exact_writer(output)
+  // --exact drains the CTR buffer before it can wrap: the most records one retired instruction can
+  // come with. In user mode its own transfer; in system mode two traps more can come before it
+  // (an interrupt into S, then one into M before the S handler's first instruction).
+  unsigned records_per_instruction = 1;
   Event event;                       // -e with -c or -F, and -j's PERF_SAMPLE_BRANCH_* bits
   unsigned pmu_event = 0;            // the pmu::Event -e names
   ctr::Options ctr;                  // -j and --ctr-depth, as CTR is configured for the run

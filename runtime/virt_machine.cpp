@@ -99,8 +99,8 @@ VirtMachine::VirtMachine(const SystemOptions& opt) : opt_(opt), bus_(kRamBase, o
     h.csr.clock = &clock_;
     csr::reset(h);
     // --ctr: as if M-mode firmware had enabled U- and S-mode recording (OpenSBI 1.9 only sets
-    // mstateen0.CTR and never writes mctrctl, so recording stays on into Linux).
-    ctr::configure(h, opt_.ctr, ctr::CTRCTL_U | ctr::CTRCTL_S, ctr::CTRCTL_U | ctr::CTRCTL_S);
+    // mstateen0.CTR and never writes mctrctl, so recording stays on into Linux); `hv` adds M.
+    ctr::configure(h, opt_.ctr, ctr::CTRCTL_U | ctr::CTRCTL_S, ctr::CTRCTL_U | ctr::CTRCTL_S | ctr::CTRCTL_M);
     raw.push_back(&h);
     per_.push_back(std::make_unique<HartThread>());
   }

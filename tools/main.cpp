@@ -102,7 +102,7 @@ void add_ctr_options(CLI::App* cmd, CtrArgs& a, const char* what) {
       cmd->add_flag("--ctr{any}", a.filters,
                     fmt::format("Record control transfers in the Smctr buffer, {}; FILTERS (comma-separated): "
                                 "any (the default), any_call, call, ind_call, any_ret (return), ind_jmp, cond, "
-                                "not_taken, stack (RASEMU), u, k, or a transfer type's name",
+                                "not_taken, stack (RASEMU), u, k, hv (M mode), or a transfer type's name",
                                 what))
           ->type_name("[=FILTERS]");
   a.depth_given = cmd->add_option("--ctr-depth", a.depth, "Entries in the CTR buffer: 16, 32, 64, 128 or 256 (default)")
@@ -165,17 +165,16 @@ void add_record_options(CLI::App* cmd, RecordArgs& a, bool system) {
                   fmt::format("Which transfers the branch stack holds, perf record -j's names (comma-separated): "
                               "any (default), any_call, call, ind_call, any_ret (return), ind_jmp, cond, stack, {}"
                               "or brisk's not_taken and the Smctr type names",
-                              system ? "u, k, " : ""))
+                              system ? "u, k, hv (M mode), " : ""))
       ->type_name("FILTERS");
   a.format_given = cmd->add_option("--format", a.format,
                                    "perf.data (default: for perf script, perf report), perfscript (perf script "
                                    "-F ip,brstack text for llvm-profgen --perfscript), or both (the text in "
                                    "FILE.script)")
                        ->check(CLI::IsMember({"perf.data", "perfscript", "both"}));
-  if (!system)
-    cmd->add_flag("--exact", a.exact,
-                  "No sampling: every taken branch and fall-through range counted, written as llvm-profgen's "
-                  "unsymbolized profile (the ground truth a sampled profile is measured against)");
+  cmd->add_flag("--exact", a.exact,
+                "No sampling: every taken branch and fall-through range counted, written as llvm-profgen's "
+                "unsymbolized profile (the ground truth a sampled profile is measured against)");
 }
 
 uint64_t positive(const std::string& s, const char* what) {
@@ -189,6 +188,7 @@ brisk::profile::RecordOptions record_options(const RecordArgs& a, bool system) {
   profile::RecordOptions o;
   o.output = a.output;
   o.exact = a.exact;
+  if (system) o.records_per_instruction = 3;
   if (a.exact && (*a.period_given || *a.freq_given || *a.event_given || *a.format_given))
     throw brisk::Error("--exact records every transfer: -c, -F, -e and --format do not apply");
   if (*a.period_given && *a.freq_given) throw brisk::Error("-c and -F: give a period or a frequency, not both");
@@ -461,7 +461,7 @@ int main(int argc, char** argv) {
                          "FILE.script); samples carry the privilege, user ones the address space as pid")
           ->type_name("FILE");
   system->add_option("--record-opts", record_opts,
-                     "brisk record's -e, -c, -F, -j, --format and --ctr-depth for --record, in one string "
+                     "brisk record's -e, -c, -F, -j, --format, --ctr-depth and --exact for --record, in one string "
                      "(e.g. '-c 1000003 -j any,u --format both')")
       ->type_name("'OPTS'");
   system->add_option("--vmlinux", sys.vmlinux,

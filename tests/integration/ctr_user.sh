@@ -29,6 +29,7 @@ expect_error "empty filter" "^brisk: --ctr: unknown filter '' " --ctr=call,,retu
 expect_error "bad depth" "^brisk: --ctr-depth: '100' is not one of 16, 32, 64, 128, 256$" \
     --ctr --ctr-depth 100 "$TRANSFER"
 expect_error "S-mode filter in user mode" "^brisk: --ctr: filter 'k' records S-mode" --ctr=k "$TRANSFER"
+expect_error "M-mode filter in user mode" "^brisk: --ctr: filter 'hv' records M-mode" --ctr=any,hv "$TRANSFER"
 expect_error "depth the CPU leaves out" "^brisk: --ctr-depth 16: not one of the depths" \
     --cpu rv64,ctr-depths=64 --ctr --ctr-depth 16 "$TRANSFER"
 expect_error "--ctr without Smctr" "^brisk: --ctr and --ctr-depth need Smctr" --cpu rv64,smctr=off,ssctr=off --ctr "$TRANSFER"

@@ -126,8 +126,8 @@ bad() {
 }
 bad "unknown event" "^brisk: -e: unknown event 'flops' " --record "$WORK/bad.data" --record-opts '-e flops'
 bad "period 0" "^brisk: -c: '0' is not a positive number$" --record "$WORK/bad.data" --record-opts '-c 0'
-bad "--exact" "^brisk: --record-opts: The following argument was not expected: --exact$" \
-    --record "$WORK/bad.data" --record-opts --exact
+bad "--exact with -c" "^brisk: --exact records every transfer: -c, -F, -e and --format do not apply$" \
+    --record "$WORK/bad.data" --record-opts '--exact -c 5'
 bad "--record-opts alone" "^brisk: --vmlinux and --record-opts are for --record FILE$" --record-opts '-c 5'
 bad "--ctr and --record" "^brisk: --ctr and --record both set CTR up: give one$" --ctr --record "$WORK/bad.data"
 bad "unwritable --record" "^brisk: cannot write the perf.data output $WORK/no/dir/x: No such file or directory$" --record "$WORK/no/dir/x"

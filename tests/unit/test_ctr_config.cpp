@@ -1,5 +1,7 @@
 // --ctr's filter names (runtime/ctr_config.h): each maps to exactly the mctrctl TYPE inhibits, NTBREN
 // and RASEMU of csr/ctr.h, and bad names and depths are refused with the names that would do.
+#include <linux/perf_event.h>
+
 #include <gtest/gtest.h>
 
 #include "csr/ctr.h"
@@ -60,6 +62,9 @@ TEST(CtrFilters, StackIsRasemuAndModesAreSeparate) {
   // Modes alone record every type, as --ctr does.
   EXPECT_EQ(parse_filters("u,k").ctrctl, 0u);
   EXPECT_EQ(parse_filters("u,k").modes, CTRCTL_U | CTRCTL_S);
+  // hv is M mode, as perf.data calls M-mode samples the hypervisor's.
+  EXPECT_EQ(parse_filters("any,hv").modes, CTRCTL_M);
+  EXPECT_EQ(parse_filters("any,hv").perf, uint64_t(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_HV));
 }
 
 std::string error_of(void (*f)()) {
