@@ -14,6 +14,7 @@ set -euo pipefail
 (($# == 5)) || { echo "usage: $0 BRISK PROG CONFIG OPT CUTS" >&2; exit 2; }
 BRISK=$1 PROG=$2 CONFIG=$3 OPT=$4 CUTS=$5
 fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/ete_listing.sh"
 command -v trc_pkt_lister >/dev/null || fail "trc_pkt_lister is missing (scripts/setup installs it)"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -56,11 +57,7 @@ for cut in "${cuts[@]}"; do
         [[ -s $WORK/jit.$cut.ctr ]] || fail "cut $cut: no CTR dump"
         cmp "$WORK/jit.$cut.ctr" "$WORK/interp.$cut.ctr" || fail "cut $cut: the JIT's CTR buffer is not the interpreter's"
     fi
-    (cd "$WORK/jit.$cut" && trc_pkt_lister -ss_dir . -logstdout) >"$WORK/listing" 2>&1 || fail "cut $cut: trc_pkt_lister failed"
-    grep -q 'END OF TRACE DATA' "$WORK/listing" || fail "cut $cut: trc_pkt_lister did not reach the end of the trace"
-    for bad in ERROR BAD_ RESERVED INCOMPLETE NOTSYNC; do
-        ! grep -q "$bad" "$WORK/listing" || { grep "$bad" "$WORK/listing" | head >&2; fail "cut $cut: $bad in the listing"; }
-    done
+    ete_listing "$WORK/jit.$cut" "$WORK/listing" "cut $cut: "
     atoms=$(grep -c 'I_ATOM_F' "$WORK/listing" || true)
     ((atoms > 0)) || fail "cut $cut: no atoms in the stream"
     echo "ok: cut $cut: $(stat -c %s "$WORK/jit.$cut/ete_0.bin") bytes the same on both engines, $atoms atom packets, $blocks blocks translated"

@@ -9,6 +9,7 @@ set -euo pipefail
 (($# == 2)) || { echo "usage: $0 BRISK PROG" >&2; exit 2; }
 BRISK=$1 PROG=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/ete_listing.sh"
 command -v trc_pkt_lister >/dev/null || fail "trc_pkt_lister is missing (scripts/setup installs it)"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -16,11 +17,7 @@ trap 'rm -rf "$WORK"' EXIT
 "$BRISK" system --bios none -m 64M --kernel "$PROG" --trace "$WORK/trace" >"$WORK/console" 2>&1 ||
     { cat "$WORK/console" >&2; fail "brisk system failed"; }
 grep -q '^PASS' "$WORK/console" || { cat "$WORK/console" >&2; fail "the program did not pass"; }
-(cd "$WORK/trace" && trc_pkt_lister -ss_dir . -logstdout) >"$WORK/listing" 2>&1 || fail "trc_pkt_lister failed"
-grep -q 'END OF TRACE DATA' "$WORK/listing" || fail "trc_pkt_lister did not reach the end of the trace"
-for bad in ERROR BAD_ RESERVED INCOMPLETE NOTSYNC; do
-    ! grep -q "$bad" "$WORK/listing" || { grep "$bad" "$WORK/listing" >&2; fail "$bad in the listing"; }
-done
+ete_listing "$WORK/trace" "$WORK/listing"
 # trc_pkt_lister names an Event packet but not its events: read its header byte.
 events=$(sed -n 's/^Idx:\([0-9]*\);.*I_EVENT .*/\1/p' "$WORK/listing" | while read -r off; do
     od -An -tx1 -j"$off" -N1 "$WORK/trace/ete_0.bin" | tr -d ' '

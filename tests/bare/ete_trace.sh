@@ -10,6 +10,7 @@ set -euo pipefail
 (($# == 4)) || { echo "usage: $0 SCENARIO BRISK PROG ENGINE" >&2; exit 2; }
 SCENARIO=$1 BRISK=$2 PROG=$3 ENGINE=$4
 fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/ete_listing.sh"
 for tool in trc_pkt_lister riscv64-unknown-elf-nm riscv64-unknown-elf-objdump; do
     command -v $tool >/dev/null || fail "$tool is missing (scripts/setup installs it)"
 done
@@ -25,11 +26,7 @@ args=()
 "$BRISK" system --bios none -m 64M --engine="$ENGINE" --kernel "$PROG" --trace "$WORK/trace" "${args[@]}" \
     >"$WORK/console" 2>&1 || { status=$?; cat "$WORK/console" >&2; fail "brisk system exited with $status"; }
 grep -q '^PASS' "$WORK/console" || { cat "$WORK/console" >&2; fail "the program did not pass"; }
-(cd "$WORK/trace" && trc_pkt_lister -ss_dir . -logstdout) >"$WORK/listing" 2>&1 || fail "trc_pkt_lister failed"
-grep -q 'END OF TRACE DATA' "$WORK/listing" || fail "trc_pkt_lister did not reach the end of the trace"
-for bad in ERROR BAD_ RESERVED INCOMPLETE NOTSYNC; do
-    ! grep -q "$bad" "$WORK/listing" || { grep "$bad" "$WORK/listing" >&2; fail "$bad in the listing"; }
-done
+ete_listing "$WORK/trace" "$WORK/listing"
 # Each packet as "OFFSET TYPE DETAILS", short addresses without their "~[...]" bits.
 sed -n 's/^Idx:\([0-9]*\); ID:[0-9a-fx]*;\t\([A-Z0-9_]*\) : [^;]*;* *\(.*\)$/\1 \2 \3/p' "$WORK/listing" |
     sed 's/ ~\[0x[0-9A-F]*\]//; s/ *$//' >"$WORK/packets"
