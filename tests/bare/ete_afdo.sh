@@ -13,6 +13,7 @@ BRISK=$1 PROG=$2 FULL=$3 OVERLAP=$4
 PROFGEN=${LLVM_PROFGEN:-/usr/lib/llvm-19/bin/llvm-profgen}
 MIN_OVERLAP=0.8
 fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/ete_listing.sh"
 [[ -x $PROFGEN ]] || fail "no llvm-profgen at $PROFGEN (Debian package llvm-19)"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -27,6 +28,7 @@ run() {
         >"$WORK/$name.console" 2>&1 || st=$?
     ((st == 0)) || { cat "$WORK/$name.console" >&2; fail "$name: brisk system exited with $st"; }
     grep -q '^PASS' "$WORK/$name.console" || fail "$name: the program did not pass"
+    ete_listing "$WORK/$name.d" "$WORK/$name.packets" "$name: "
     "$BRISK" trace-decode "$WORK/$name.d" --elf "$PROG" --itrace="$itrace" -o "$WORK/$name.script" \
         2>"$WORK/$name.summary" || st=$?
     ((st == 0)) || { cat "$WORK/$name.summary" >&2; fail "$name: trace-decode exited with $st"; }

@@ -10,6 +10,7 @@ set -euo pipefail
 (($# == 3)) || { echo "usage: $0 BRISK PROG CONFIG" >&2; exit 2; }
 BRISK=$1 PROG=$2 CONFIG=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/ete_listing.sh"
 for tool in riscv64-unknown-elf-nm riscv64-unknown-elf-objdump riscv64-unknown-elf-readelf; do
     command -v $tool >/dev/null || fail "$tool is missing (scripts/setup installs it)"
 done
@@ -21,6 +22,7 @@ st=0
     >"$WORK/console" 2>&1 || st=$?
 ((st == 0)) || { cat "$WORK/console" >&2; fail "brisk system exited with $st"; }
 grep -q '^PASS' "$WORK/console" || { cat "$WORK/console" >&2; fail "the program did not pass"; }
+ete_listing "$WORK/trace" "$WORK/packets"
 "$BRISK" trace-decode "$WORK/trace" --elf "$PROG" >"$WORK/listing" 2>"$WORK/summary" || st=$?
 ((st == 0)) || { cat "$WORK/summary" >&2; fail "trace-decode exited with $st"; }
 cat "$WORK/summary"

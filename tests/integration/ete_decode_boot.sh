@@ -9,6 +9,7 @@ set -euo pipefail
 (($# == 1)) || { echo "usage: $0 BRISK" >&2; exit 2; }
 BRISK=$1
 fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/../bare/ete_listing.sh"
 CACHE=${BRISK_CACHE:-$HOME/.cache/brisk}
 # shellcheck disable=SC1091
 source "$CACHE/images/images.env" 2>/dev/null || fail "no $CACHE/images/images.env: run scripts/guest-images"
@@ -20,6 +21,7 @@ st=0
 "$BRISK" system --bios "$OPENSBI19_FW_JUMP" --kernel "$KERNEL" --initrd "$INITRD_BUSYBOX" --append console=ttyS0 \
     --max-insns 20000000 --trace "$WORK/trace" --trace-config autofdo:2000,9 >"$WORK/console" 2>&1 || st=$?
 ((st == 125)) || { tail -5 "$WORK/console" >&2; fail "brisk system exited with $st, not 125 (--max-insns)"; }
+ete_listing "$WORK/trace" "$WORK/packets"
 st=0
 "$BRISK" trace-decode "$WORK/trace" --elf "$OPENSBI19_FW_JUMP_ELF" --elf-base 0x80000000 >"$WORK/listing" \
     2>"$WORK/summary" || st=$?
