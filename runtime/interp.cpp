@@ -54,7 +54,7 @@ void instrument_retired(Hart& h, const Insn& in, uint64_t pc, bool taken) {
 }  // namespace
 
 const Insn* Interpreter::fetch(Hart& h) {
-  Entry& e = cache_[(h.pc >> 1) & (cache_.size() - 1)];
+  Entry& e = (*cache_)[(h.pc >> 1) & (cache_->size() - 1)];
   const IsaConfig& isa = h.csr.isa;
   if (e.pc != h.pc || e.on != isa.on || e.xlen != isa.xlen || !same_bytes(h, e.insn.raw)) {
     uint32_t raw;

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "runtime/engine.h"
+#include "runtime/zeroed.h"
 
 namespace brisk {
 
@@ -22,15 +23,15 @@ class Interpreter : public Engine {
 
  private:
   struct Entry {
-    uint64_t pc = ~0ull;
+    uint64_t pc;
     Insn insn;
     // The ISA insn was decoded for: harts of one Interpreter may differ (the -M snitch DMA core).
     decltype(IsaConfig::on) on;
-    unsigned xlen = 0;
+    unsigned xlen;  // 0 in an empty entry, which so matches no hart
   };
   // Direct-mapped by pc; an entry is used only for a hart of the same ISA and while the bytes at pc
   // still match insn.raw, which also makes self-modifying code safe without fence.i.
-  std::array<Entry, 4096> cache_;
+  ZeroedPtr<std::array<Entry, 4096>> cache_ = make_zeroed<std::array<Entry, 4096>>();
 };
 
 }  // namespace brisk

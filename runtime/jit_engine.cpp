@@ -227,8 +227,8 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
     view_epoch_ = h.retire_observer->view_epoch();
   }
   stats_.dispatches++;
-  Recent& r = recent_[x64::lookup_index(h.pc)];
-  if (r.key == key) return r.block;
+  Recent& r = (*recent_)[x64::lookup_index(h.pc)];
+  if (r.block && r.key == key) return r.block;
   stats_.table_lookups++;
   if (Block* b = blocks_.find(key)) {
     r = {key, b};
@@ -298,7 +298,12 @@ bool JitEngine::still_in_memory(Hart& h, const jit::BlockPlan& plan) const {
 
 JitEngine::LookupTable& JitEngine::lookup_for(Hart& h, uint64_t mode, uint64_t view) {
   auto& t = lookups_[{&h, mode, view}];
-  if (!t) t = std::make_unique<LookupTable>();
+  if (!t) {
+    // Zero slots are empty for every pc but 0, whose slot is the first.
+    static_assert(x64::lookup_index(0) == 0);
+    t = make_zeroed<LookupTable>();
+    t->entries[0] = {};
+  }
   return *t;
 }
 
@@ -324,7 +329,7 @@ void JitEngine::drop(Block* b) {
   if (!b->valid) return;
   b->valid = false;
   blocks_.erase(b);
-  if (Recent& r = recent_[x64::lookup_index(b->bc.plan.pc)]; r.block == b) r = Recent{};
+  if (Recent& r = (*recent_)[x64::lookup_index(b->bc.plan.pc)]; r.block == b) r = Recent{};
   // Its region, queued or entered: the code of an entered one may be running (a store in it dropped
   // its block), so it is freed once it has returned.
   if (b->region && !compiling_.erase(b->region) && b->entry != b->bc.code) dead_regions_.push_back(b->region);
@@ -359,7 +364,7 @@ void JitEngine::flush_all(Hart& h) {
   for (auto& [page, blocks] : by_page_) pages.push_back(page);
   by_page_.clear();
   blocks_.clear();
-  recent_.fill({});
+  recent_->fill({});
   by_code_.clear();
   all_.clear();
   for (auto& [key, table] : lookups_) table->clear();

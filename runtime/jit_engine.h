@@ -18,6 +18,7 @@
 #include "runtime/engine.h"
 #include "runtime/host_fault.h"
 #include "runtime/interp.h"
+#include "runtime/zeroed.h"
 
 namespace brisk {
 
@@ -157,15 +158,15 @@ class JitEngine final : public Engine, public HostFaultHooks {
   BlockTable<Block> blocks_;  // the valid blocks
   // Direct-mapped cache in front of blocks_, by lookup_index(pc): most dispatches hit here.
   struct Recent {
-    Key key{~0ull, 0, 0, 0, 0};
-    Block* block = nullptr;
+    Key key;
+    Block* block;  // nullptr: empty
   };
-  std::array<Recent, x64::kLookupEntries> recent_{};
+  ZeroedPtr<std::array<Recent, x64::kLookupEntries>> recent_ = make_zeroed<std::array<Recent, x64::kLookupEntries>>();
   std::unordered_map<uint64_t, std::vector<Block*>> by_page_;  // physical page -> blocks made from it
   // Blocks by where their code starts, in the order the arena gave it out: sorted until it is reset.
   std::vector<Block*> by_code_;
   std::deque<std::unique_ptr<Block>> all_;  // dropped blocks stay until the arena is reset
-  std::map<std::tuple<const Hart*, uint64_t, uint64_t>, std::unique_ptr<LookupTable>> lookups_;
+  std::map<std::tuple<const Hart*, uint64_t, uint64_t>, ZeroedPtr<LookupTable>> lookups_;
   // The execute-trigger configuration the blocks translated with an execute trigger armed were
   // made for (trigger::State::exec_epoch; 0: none).
   uint64_t exec_epoch_ = 0;
