@@ -6,7 +6,7 @@
 // - else: ROUNDS rounds of a branch on a pseudo-random bit (xorshift64 from SEED) and the loop
 //   branch, as tests/bare/pmu_misses.c runs them, for branch-misses against a model of brisk's
 //   predictor.
-// Exit status 0.
+// Exit status 0; with FAULT, a load from address 0 after the loops ends the program instead.
     .text
     .option norvc
     .globl _start, loop_branch, bit_branch
@@ -39,6 +39,9 @@ bit_branch:
 2:  addi a1, a1, -1
 loop_branch:
     bnez a1, 1b
+#endif
+#ifdef FAULT
+    ld a0, 0(zero)
 #endif
     li a0, 0
     li a7, 93
