@@ -50,9 +50,10 @@ constexpr size_t kCtr = offsetof(Hart, csr) + offsetof(csr::State, ctr);
 const Mem kWrptrMem = hart_q(kCtr + offsetof(ctr::State, wrptr_off));
 const Mem kRingNextMem = hart_q(offsetof(Hart, ctr_ring) + offsetof(ctr::Ring, next));
 const Mem kCycleBaseMem = hart_q(kCtr + offsetof(ctr::State, cycle_base));
-const Mem kHistoryMem = x86::word_ptr(kHart, static_cast<int32_t>(offsetof(Hart, csr) + offsetof(csr::State, pmu) +
-                                                                 offsetof(pmu::State, predictor) +
-                                                                 offsetof(pmu::Gshare, history)));
+constexpr size_t kGshare = offsetof(Hart, csr) + offsetof(csr::State, pmu) + offsetof(pmu::State, predictor);
+const Mem kHistoryMem = x86::word_ptr(kHart, static_cast<int32_t>(kGshare + offsetof(pmu::Gshare, history)));
+constexpr int32_t kGshareCounters = static_cast<int32_t>(kGshare + offsetof(pmu::Gshare, counter));
+constexpr uint32_t kGshareMask = (1u << pmu::Gshare::kBits) - 1;
 
 bool fits_i32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 
@@ -491,20 +492,15 @@ class BlockEmitter {
   // The branch predictor (pmu::Gshare) inline, on the path where the outcome is `taken`, when the plan
   // says it runs. Same state and arithmetic as Gshare::mispredicted. A miss counts when branch misses
   // are counted; edx keeps the counter the prediction came from, which gives ctrtarget.MISP
-  // (ctr::Ring).
+  // (ctr::Ring). Clobbers rax.
   void emit_branch_predict(const jit::PlanInsn& p, bool taken) {
     if (!p.predict) return;
-    using pmu::Gshare;
-    const size_t g = offsetof(Hart, csr) + offsetof(csr::State, pmu) + offsetof(pmu::State, predictor);
-    const int32_t counters = static_cast<int32_t>(g + offsetof(Gshare, counter));
-    const uint32_t mask = (1u << Gshare::kBits) - 1;
-    // The history in its host register (HostRegs::history), else in the hart.
-    const bool pinned = cfg_.regs.history;
-    const Gp history = pinned ? kGshareHistory.r32() : x86::ecx;
-    if (!pinned) a_.movzx(history, kHistoryMem);
+    // The plan predicts only where CTR records or branch misses count, which keep the history in
+    // its host register (HostRegs::history).
+    const Gp history = kGshareHistory.r32();
     a_.mov(x86::eax, history);
-    a_.xor_(x86::eax, Imm(static_cast<uint32_t>(pc_ >> 1) & mask));
-    const Mem counter = x86::byte_ptr(kHart, x86::rax, 0, counters);
+    a_.xor_(x86::eax, Imm(static_cast<uint32_t>(pc_ >> 1) & kGshareMask));
+    const Mem counter = x86::byte_ptr(kHart, x86::rax, 0, kGshareCounters);
     a_.movzx(x86::edx, counter);
     // Branch-free, as the counter is as unpredictable to the host as the guest's branch. The counter
     // predicts taken from 2 up: a miss is dl < 2 for a taken branch (the carry of dl - 2), dl >= 2 for
@@ -520,8 +516,7 @@ class BlockEmitter {
     a_.cmp(x86::dl, Imm(taken ? 3 : 1));
     a_.adc(counter, Imm(taken ? 0 : -1));
     a_.lea(history, x86::ptr(history.r64(), history.r64(), 0, taken ? 1 : 0));  // history << 1 | taken
-    a_.and_(history, Imm(mask));
-    if (!pinned) a_.mov(kHistoryMem, x86::cx);
+    a_.and_(history, Imm(kGshareMask));
   }
 
   void exit_with(uint32_t code) {
@@ -803,9 +798,27 @@ class BlockEmitter {
   // One side of a conditional branch, once it retired: the predictor, then the record.
   void emit_branch_side(const jit::PlanInsn& p, bool taken) {
     const jit::CtrOp op = taken ? p.record_taken : p.record_not_taken;
+    Label record = a_.newLabel();
+    if (p.predict && taken && p.target <= pc_) emit_loop_steady_state(op, record);
     emit_branch_predict(p, taken);
+    a_.bind(record);
     emit_ctr_record(op, taken ? p.taken_type : p.not_taken_type, taken ? p.target : guest_pc(pc_ + p.insn.len),
                     p.predict);
+  }
+  // A loop's back edge, taken again in the steady state of a loop without other branches: with every
+  // branch of the history taken and its counter at 3, the predictor says taken and nothing in it
+  // changes, so two compares that the host predicts well replace the update; they go on to `record`
+  // with the counter (3) in edx, as emit_branch_predict leaves it.
+  void emit_loop_steady_state(jit::CtrOp op, Label record) {
+    Label general = a_.newLabel();
+    a_.cmp(kGshareHistory.r32(), Imm(kGshareMask));
+    a_.jne(general);
+    const uint32_t index = kGshareMask ^ (static_cast<uint32_t>(pc_ >> 1) & kGshareMask);
+    a_.cmp(x86::byte_ptr(kHart, kGshareCounters + static_cast<int32_t>(index)), Imm(3));
+    a_.jne(general);
+    if (op != jit::CtrOp::None) a_.mov(x86::edx, Imm(3));
+    a_.jmp(record);
+    a_.bind(general);
   }
 
   // The taken side of a conditional branch: records, counts and leaves to the target.
