@@ -1388,17 +1388,39 @@ class BlockEmitter {
     if (fcache_[r] >= 0) a_.movaps(d, x86::xmm(fcache_[r]));
     else a_.movsd(d, freg(r));
   }
-  // f[rd] = the double in v: to the hart, and to rd's copy.
+  // The register fstore(rd) will keep rd's copy in: the one it has, or the next of the round robin.
+  // Code may compute rd there before the hart has it (and before its sources are all read: until
+  // fstore, the copies are as they were), since a slow path where it rejoins reloads it.
+  x86::Xmm fcache_target(unsigned rd) const {
+    return x86::xmm(fcache_[rd] >= 0 ? fcache_[rd] : static_cast<int>(kFcacheFirst + fcache_next_));
+  }
+  // f[rd] = the double in v: to the hart, and to rd's copy (the register the round robin takes it
+  // from keeps no other copy).
   void fstore(unsigned rd, x86::Xmm v) {
     a_.movsd(freg(rd), v);
+    const x86::Xmm c = fcache_target(rd);
     if (fcache_[rd] < 0) {
-      const int x = static_cast<int>(kFcacheFirst + fcache_next_);
       fcache_next_ = (fcache_next_ + 1) % kFcacheCount;
-      for (auto& c : fcache_)
-        if (c == x) c = -1;
-      fcache_[rd] = static_cast<int8_t>(x);
+      for (auto& r : fcache_)
+        if (r == static_cast<int>(c.id())) r = -1;
+      fcache_[rd] = static_cast<int8_t>(c.id());
     }
-    a_.movaps(x86::xmm(fcache_[rd]), v);
+    if (c.id() != v.id()) a_.movaps(c, v);
+  }
+  // d = op(f[rs1], f[rs2]) for a scalar double op: the AVX form `avx` (d need not be xmm0, and may
+  // hold a source) or, without AVX, the SSE form `sse` in xmm0.
+  void fp_binary(InstId sse_id, InstId avx_id, x86::Xmm d, unsigned rs1, unsigned rs2) {
+    if (d.id() == x86::xmm0.id()) {
+      fload(x86::xmm0, rs1);
+      sse(sse_id, x86::xmm0, rs2);
+      return;
+    }
+    Operand a = fsrc(rs1);
+    if (!a.isReg()) {
+      a_.movsd(x86::xmm0, freg(rs1));
+      a = x86::xmm0;
+    }
+    a_.emit(avx_id, d, a, fsrc(rs2));
   }
   void sse(InstId id, x86::Xmm d, unsigned r) { a_.emit(id, d, fsrc(r)); }
 
@@ -1415,7 +1437,9 @@ class BlockEmitter {
     a_.mov(freg_box(rd), Imm(-1));
   }
 
-  // xmm0 = op(f[rs1], f[rs2]) in RNE; a NaN result goes to the helper, which canonicalises it.
+  // d = op(f[rs1], f[rs2]) in RNE; a NaN result goes to the helper, which canonicalises it. d is
+  // xmm0, or for a double result with AVX (cfg_.host_fma: FMA3 is VEX-encoded) rd's copy: one
+  // three-operand instruction then computes it where it stays.
   template <typename F>
   bool fp_arith(const Insn& i, bool single, unsigned nsrc, F op) {
     if (!rne(i)) return false;
@@ -1423,15 +1447,16 @@ class BlockEmitter {
     const unsigned srcs[3] = {i.rs1, i.rs2, i.rs3};
     if (single)
       for (unsigned k = 0; k < nsrc; k++) check_boxed(srcs[k], slow);
-    op(slow);
+    const x86::Xmm d = !single && cfg_.host_fma ? fcache_target(i.rd) : x86::xmm0;
+    op(slow, d);
     if (single) {
       a_.ucomiss(x86::xmm0, x86::xmm0);
       a_.jp(slow);
       store_single(i.rd, x86::xmm0);
     } else {
-      a_.ucomisd(x86::xmm0, x86::xmm0);
+      a_.ucomisd(d, d);
       a_.jp(slow);
-      fstore(i.rd, x86::xmm0);
+      fstore(i.rd, d);
     }
     a_.bind(back);
     fp_slow_path(i, slow, back);
@@ -1580,23 +1605,25 @@ class BlockEmitter {
   bool emit_fp_op(const Insn& i) {
     using namespace x86;
     switch (i.op) {
-      case Op::FADD_D: return fp_arith(i, false, 2, [&](Label) { fload(xmm0, i.rs1); sse(Inst::kIdAddsd, xmm0, i.rs2); });
-      case Op::FSUB_D: return fp_arith(i, false, 2, [&](Label) { fload(xmm0, i.rs1); sse(Inst::kIdSubsd, xmm0, i.rs2); });
-      case Op::FMUL_D: return fp_arith(i, false, 2, [&](Label) { fload(xmm0, i.rs1); sse(Inst::kIdMulsd, xmm0, i.rs2); });
-      case Op::FDIV_D: return fp_arith(i, false, 2, [&](Label) { fload(xmm0, i.rs1); sse(Inst::kIdDivsd, xmm0, i.rs2); });
-      case Op::FSQRT_D: return fp_arith(i, false, 1, [&](Label) { fload(xmm0, i.rs1); a_.sqrtsd(xmm0, xmm0); });
-      case Op::FADD_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.addss(xmm0, freg32(i.rs2)); });
-      case Op::FSUB_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.subss(xmm0, freg32(i.rs2)); });
-      case Op::FMUL_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.mulss(xmm0, freg32(i.rs2)); });
-      case Op::FDIV_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.divss(xmm0, freg32(i.rs2)); });
-      case Op::FSQRT_S: return fp_arith(i, true, 1, [&](Label) { a_.sqrtss(xmm0, freg32(i.rs1)); });
+      case Op::FADD_D: return fp_arith(i, false, 2, [&](Label, Xmm d) { fp_binary(Inst::kIdAddsd, Inst::kIdVaddsd, d, i.rs1, i.rs2); });
+      case Op::FSUB_D: return fp_arith(i, false, 2, [&](Label, Xmm d) { fp_binary(Inst::kIdSubsd, Inst::kIdVsubsd, d, i.rs1, i.rs2); });
+      case Op::FMUL_D: return fp_arith(i, false, 2, [&](Label, Xmm d) { fp_binary(Inst::kIdMulsd, Inst::kIdVmulsd, d, i.rs1, i.rs2); });
+      case Op::FDIV_D: return fp_arith(i, false, 2, [&](Label, Xmm d) { fp_binary(Inst::kIdDivsd, Inst::kIdVdivsd, d, i.rs1, i.rs2); });
+      // sqrt's AVX form takes d's upper half from its second operand: rs1 there too, so that d's old
+      // value is no dependency.
+      case Op::FSQRT_D: return fp_arith(i, false, 1, [&](Label, Xmm d) { fp_binary(Inst::kIdSqrtsd, Inst::kIdVsqrtsd, d, i.rs1, i.rs1); });
+      case Op::FADD_S: return fp_arith(i, true, 2, [&](Label, Xmm) { a_.movss(xmm0, freg32(i.rs1)); a_.addss(xmm0, freg32(i.rs2)); });
+      case Op::FSUB_S: return fp_arith(i, true, 2, [&](Label, Xmm) { a_.movss(xmm0, freg32(i.rs1)); a_.subss(xmm0, freg32(i.rs2)); });
+      case Op::FMUL_S: return fp_arith(i, true, 2, [&](Label, Xmm) { a_.movss(xmm0, freg32(i.rs1)); a_.mulss(xmm0, freg32(i.rs2)); });
+      case Op::FDIV_S: return fp_arith(i, true, 2, [&](Label, Xmm) { a_.movss(xmm0, freg32(i.rs1)); a_.divss(xmm0, freg32(i.rs2)); });
+      case Op::FSQRT_S: return fp_arith(i, true, 1, [&](Label, Xmm) { a_.sqrtss(xmm0, freg32(i.rs1)); });
       // Fused: xmm0 starts as rs3, xmm1 = rs1, then one rounding of +-(rs1 * rs2) +- rs3.
       case Op::FMADD_D:
       case Op::FMSUB_D:
       case Op::FNMSUB_D:
       case Op::FNMADD_D:
         if (!cfg_.host_fma) return false;
-        return fp_arith(i, false, 3, [&](Label) {
+        return fp_arith(i, false, 3, [&](Label, Xmm d) {  // in xmm0: d may hold rs1 or rs2
           fload(xmm0, i.rs3);
           fload(xmm1, i.rs1);
           const InstId id = i.op == Op::FMADD_D   ? Inst::kIdVfmadd231sd
@@ -1604,13 +1631,14 @@ class BlockEmitter {
                             : i.op == Op::FNMSUB_D ? Inst::kIdVfnmadd231sd
                                                    : Inst::kIdVfnmsub231sd;
           a_.emit(id, xmm0, xmm1, fsrc(i.rs2));
+          a_.movaps(d, xmm0);
         });
       case Op::FMADD_S:
       case Op::FMSUB_S:
       case Op::FNMSUB_S:
       case Op::FNMADD_S:
         if (!cfg_.host_fma) return false;
-        return fp_arith(i, true, 3, [&](Label) {
+        return fp_arith(i, true, 3, [&](Label, Xmm) {
           a_.movss(xmm0, freg32(i.rs3));
           a_.movss(xmm1, freg32(i.rs1));
           if (i.op == Op::FMADD_S) a_.vfmadd231ss(xmm0, xmm1, freg32(i.rs2));
@@ -1694,10 +1722,10 @@ class BlockEmitter {
       case Op::FCVT_D_S:
       case Op::FCVT_S_D:
         if (!rne(i)) return false;
-        return fp_arith(i, i.op == Op::FCVT_S_D, 0, [&](Label slow) {
+        return fp_arith(i, i.op == Op::FCVT_S_D, 0, [&](Label slow, Xmm d) {
           if (i.op == Op::FCVT_D_S) {
             check_boxed(i.rs1, slow);
-            a_.cvtss2sd(xmm0, freg32(i.rs1));
+            a_.cvtss2sd(d, freg32(i.rs1));
           } else {
             a_.cvtsd2ss(xmm0, freg(i.rs1));
           }
@@ -1714,9 +1742,10 @@ class BlockEmitter {
     Label slow = a_.newLabel(), back = a_.newLabel();
     const Mem m = host_operand(i, size, false, slow);
     fault_site();
-    if (size == 8) {
-      a_.movsd(x86::xmm0, m);
-      fstore(i.rd, x86::xmm0);
+    if (size == 8) {  // straight into rd's copy
+      const x86::Xmm d = fcache_target(i.rd);
+      a_.movsd(d, m);
+      fstore(i.rd, d);
     } else {
       a_.mov(x86::eax, m);
       a_.mov(freg32(i.rd), x86::eax);
