@@ -1369,6 +1369,8 @@ class BlockEmitter {
       case Op::FMV_X_D: case Op::FMV_X_W: case Op::FCVT_W_D: case Op::FCVT_L_D: case Op::FCVT_W_S: case Op::FCVT_L_S:
       case Op::FLD: case Op::FSD: case Op::FSW:
         return true;
+      case Op::FSGNJ_D:
+        return i.rs1 == i.rs2;  // fmv.d
       default:
         return false;
     }
@@ -1648,7 +1650,15 @@ class BlockEmitter {
         });
       case Op::FEQ_D: case Op::FLT_D: case Op::FLE_D: return fp_compare(i, false);
       case Op::FEQ_S: case Op::FLT_S: case Op::FLE_S: return fp_compare(i, true);
-      case Op::FSGNJ_D: case Op::FSGNJN_D: case Op::FSGNJX_D: return fp_sign_inject(i, false);
+      case Op::FSGNJ_D:
+        if (i.rs1 == i.rs2) {  // fmv.d, compilers' register move: from copy to copy
+          const Xmm d = fcache_target(i.rd);
+          fload(d, i.rs1);
+          fstore(i.rd, d);
+          return true;
+        }
+        return fp_sign_inject(i, false);
+      case Op::FSGNJN_D: case Op::FSGNJX_D: return fp_sign_inject(i, false);
       case Op::FSGNJ_S: case Op::FSGNJN_S: case Op::FSGNJX_S: return fp_sign_inject(i, true);
       case Op::FMV_X_D:
         if (fcache_[i.rs1] >= 0) a_.movq(dest(i.rd), x86::xmm(fcache_[i.rs1]));

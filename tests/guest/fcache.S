@@ -3,7 +3,8 @@
  * operations that keep copies, by those that write the hart alone, and by the helper behind a
  * NaN result, whose C++ also clobbers every other copy. One block, no branch, then the checks.
  * With AVX an operation computes straight into its rd's copy: in the second part its sources
- * include rd without a copy, and the register of the round robin that holds a source's copy. */
+ * include rd without a copy, and the register of the round robin that holds a source's copy;
+ * fmv.d copies a copy. */
 #include "check.h"
 
 #define ONE   0x3ff0000000000000
@@ -95,11 +96,20 @@ TEST_BEGIN
     fmv.x.d s3, fs6
     fmv.x.d s4, fs7
     fmv.x.d s5, ft0
+    /* fmv.d moves copy to copy, and writes the hart, where fsgnjn.d reads. */
+    fadd.d fs8, ft1, ft1                /* 2.0, in a copy */
+    fmv.d fs8, fs7                      /* 4.0 over it */
+    fadd.d fs9, fs8, fs6                /* 5.0 */
+    fsgnjn.d fs10, fs8, fs8             /* -4.0 */
+    fmv.x.d s6, fs9
+    fmv.x.d s7, fs10
     CHECK_REG s0, 0x4018000000000000
     CHECK_REG s1, 0x3fc2492492492492
     CHECK_REG s2, 0x40052a7fa9d2f8ea  /* sqrt(7) */
     CHECK_REG s3, ONE
     CHECK_REG s4, 0x4010000000000000
     CHECK_REG s5, TWO
+    CHECK_REG s6, 0x4014000000000000
+    CHECK_REG s7, 0xc010000000000000
     addi sp, sp, 32
 TEST_END
