@@ -992,14 +992,21 @@ class BlockEmitter {
   }
 
   // Emits the instruction inline if it is one of the hot, simple ones. rd = x0 makes ALU ops no-ops.
+  // The Snitch custom ops act through the hart's ports (or raise illegal-instruction without one)
+  // whatever their rd field.
+  static bool custom_op(const Insn& i) {
+    const Ext ext = op_info(i.op).ext;
+    return ext == Ext::Xdma || ext == Ext::Xssr || ext == Ext::Xfrep;
+  }
+  // An integer ALU op: no memory, f register, CSR, control transfer or port.
+  static bool plain_alu(const Insn& i) {
+    return !custom_op(i) && !(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump));
+  }
+
   bool emit_inline(const Insn& i) {
     using namespace x86;
     const int32_t imm = static_cast<int32_t>(i.imm);
-    // The Snitch custom ops act through the hart's ports (or raise illegal-instruction without
-    // one) whatever their rd field: never nops.
-    const Ext ext = op_info(i.op).ext;
-    const bool custom = ext == Ext::Xdma || ext == Ext::Xssr || ext == Ext::Xfrep;
-    const bool alu = !(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump)) && !custom;
+    const bool alu = plain_alu(i);  // never a nop otherwise
     if (i.op == Op::FENCE) {  // no rd, and no ALU result: not a nop for all that
       if (fence_orders_store_load(i)) a_.mfence();  // as the interpreter's sem_FENCE
       return true;
@@ -1439,6 +1446,30 @@ class BlockEmitter {
     a_.mov(freg_box(rd), Imm(-1));
   }
 
+  // The double ops whose inline x86 result is NaN exactly when RISC-V's is, with the same flags,
+  // whatever the payloads of NaN operands (x86 makes every NaN result quiet), and whose operands are
+  // rs1 and, but for fsqrt, rs2.
+  bool propagates_nan(const Insn& i) const {
+    switch (i.op) {
+      case Op::FADD_D: case Op::FSUB_D: case Op::FMUL_D: case Op::FDIV_D: case Op::FSQRT_D: return rne(i);
+      default: return false;
+    }
+  }
+  // Whether the op at idx_, writing f[rd], may leave its NaN check to the next one: after integer ALU
+  // ops only (nothing between can fault, leave or read f registers), a propagates_nan op that reads
+  // rd, whose result is then NaN too when rd's is. Its check covers rd's: its slow path makes an x86
+  // NaN in rd canonical (nan_unchecked_). One register at a time.
+  bool defers_nan_check(const Insn& i) const {
+    if (!propagates_nan(i) || nan_unchecked_ >= 0) return false;
+    for (size_t k = idx_ + 1; k < plan_.insns.size(); k++) {
+      const jit::PlanInsn& n = plan_.insns[k];
+      if (n.exit != jit::Exit::None) return false;
+      if (plain_alu(n.insn)) continue;
+      return propagates_nan(n.insn) && (n.insn.rs1 == i.rd || (n.insn.op != Op::FSQRT_D && n.insn.rs2 == i.rd));
+    }
+    return false;
+  }
+
   // d = op(f[rs1], f[rs2]) in RNE; a NaN result goes to the helper, which canonicalises it. d is
   // xmm0, or for a double result with AVX (cfg_.host_fma: FMA3 is VEX-encoded) rd's copy: one
   // three-operand instruction then computes it where it stays.
@@ -1455,9 +1486,29 @@ class BlockEmitter {
       a_.ucomiss(x86::xmm0, x86::xmm0);
       a_.jp(slow);
       store_single(i.rd, x86::xmm0);
+    } else if (defers_nan_check(i)) {
+      fstore(i.rd, d);
+      nan_unchecked_ = static_cast<int>(i.rd);
+      return true;  // no slow path: nothing jumps to `slow`
     } else {
       a_.ucomisd(d, d);
-      a_.jp(slow);
+      if (nan_unchecked_ >= 0 && nan_unchecked_ != static_cast<int>(i.rd)) {
+        // An earlier op's rd too (defers_nan_check): canonical if it is a NaN, then i's helper.
+        Label canon = a_.newLabel();
+        a_.jp(canon);
+        slow_paths_.push_back([this, canon, slow, r = static_cast<unsigned>(nan_unchecked_)] {
+          a_.bind(canon);
+          a_.movsd(x86::xmm0, freg(r));
+          a_.ucomisd(x86::xmm0, x86::xmm0);
+          a_.jnp(slow);
+          a_.mov(x86::rax, Imm(kCanonicalNaNDouble));
+          a_.mov(freg(r), x86::rax);
+          a_.jmp(slow);
+        });
+      } else {
+        a_.jp(slow);
+      }
+      nan_unchecked_ = -1;
       fstore(i.rd, d);
     }
     a_.bind(back);
@@ -1550,9 +1601,8 @@ class BlockEmitter {
   // host flag, or only in fp_compare's unordered case, which folds it. Should i go to a helper or
   // have a slow path after all, emit_helper and slow_path clear it.
   static bool keeps_flags_folded(const Insn& i) {
-    const Ext ext = op_info(i.op).ext;
-    if (ext == Ext::Xdma || ext == Ext::Xssr || ext == Ext::Xfrep) return false;
-    if (!(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump))) return true;
+    if (custom_op(i)) return false;
+    if (plain_alu(i)) return true;
     switch (i.op) {
       case Op::FEQ_D: case Op::FLT_D: case Op::FLE_D: case Op::FEQ_S: case Op::FLT_S: case Op::FLE_S:
       case Op::FSGNJ_D: case Op::FSGNJN_D: case Op::FSGNJX_D: case Op::FSGNJ_S: case Op::FSGNJN_S: case Op::FSGNJX_S:
@@ -1799,6 +1849,8 @@ class BlockEmitter {
   // and nothing since has raised a host flag (keeps_flags_folded): the next access needs no stmxcsr,
   // which waits for every FP operation in flight (libm brackets a compare with frflags and fsflags).
   bool flags_folded_ = false;
+  // The f register whose NaN check the next op's covers (defers_nan_check); -1: none.
+  int nan_unchecked_ = -1;
   // Which xmm register holds a copy of each f register within the block (-1: none). The hart stays
   // the home of every f register (each write goes there too), so exits and C++ need nothing; code
   // that reads a copy must only know it is current: C++ drops them all (emit_helper) or a slow path
