@@ -14,15 +14,9 @@
 
 TEST_BEGIN
     addi sp, sp, -64
-    li t0, ONE
-    sd t0, 0(sp)
-    li t0, PINF
-    sd t0, 8(sp)
-    li t0, QNANP
-    sd t0, 16(sp)
-    fld fa0, 0(sp)                      /* 1.0 */
-    fld fa1, 8(sp)                      /* +inf */
-    fld fa2, 16(sp)                     /* NaN with a payload */
+    __fp_load d, fa0, ONE
+    __fp_load d, fa1, PINF
+    __fp_load d, fa2, QNANP
     /* inf - inf (invalid: x86's NaN is negative), then read by the next op, into another rd. */
     fsub.d fa3, fa1, fa1
     addi t1, zero, 1
