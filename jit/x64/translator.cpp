@@ -991,7 +991,6 @@ class BlockEmitter {
     finish_alu(i.rd, d, word);
   }
 
-  // Emits the instruction inline if it is one of the hot, simple ones. rd = x0 makes ALU ops no-ops.
   // The Snitch custom ops act through the hart's ports (or raise illegal-instruction without one)
   // whatever their rd field.
   static bool custom_op(const Insn& i) {
@@ -1003,6 +1002,7 @@ class BlockEmitter {
     return !custom_op(i) && !(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump));
   }
 
+  // Emits the instruction inline if it is one of the hot, simple ones. rd = x0 makes ALU ops no-ops.
   bool emit_inline(const Insn& i) {
     using namespace x86;
     const int32_t imm = static_cast<int32_t>(i.imm);
