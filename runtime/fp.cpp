@@ -58,6 +58,7 @@ template <class T>
 constexpr Bits<T> kQuiet = Bits<T>(1) << (kFracBits<T> - 1);
 template <class T>
 constexpr Bits<T> kCanonicalNaN = kExp<T> | kQuiet<T>;
+static_assert(kCanonicalNaN<double> == kCanonicalNaNDouble);
 template <class T>
 constexpr Bits<T> kMinNormal = Bits<T>(1) << kFracBits<T>;
 

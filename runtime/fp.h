@@ -34,6 +34,9 @@ extern const std::array<uint32_t, 32> kFflagsToMxcsr;
 // MXCSR := RNE with the flags of h.fflags (on entering a hart, and after software writes fflags).
 void load_host_flags(const Hart& h);
 
+// The canonical NaN of a double (translated code writes it where an x86 NaN may be, jit/x64/translator.cpp).
+constexpr uint64_t kCanonicalNaNDouble = 0x7ff8000000000000ull;
+
 // A single-precision value in a 64-bit f register is NaN-boxed: bits 63:32 all ones.
 inline uint64_t nan_box(uint32_t v) { return 0xffffffff00000000ull | v; }
 

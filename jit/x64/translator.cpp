@@ -1004,15 +1004,22 @@ class BlockEmitter {
     finish_alu(i.rd, d, word);
   }
 
+  // The Snitch custom ops act through the hart's ports (or raise illegal-instruction without one)
+  // whatever their rd field.
+  static bool custom_op(const Insn& i) {
+    const Ext ext = op_info(i.op).ext;
+    return ext == Ext::Xdma || ext == Ext::Xssr || ext == Ext::Xfrep;
+  }
+  // An integer ALU op: no memory, f register, CSR, control transfer or port.
+  static bool plain_alu(const Insn& i) {
+    return !custom_op(i) && !(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump));
+  }
+
   // Emits the instruction inline if it is one of the hot, simple ones. rd = x0 makes ALU ops no-ops.
   bool emit_inline(const Insn& i) {
     using namespace x86;
     const int32_t imm = static_cast<int32_t>(i.imm);
-    // The Snitch custom ops act through the hart's ports (or raise illegal-instruction without
-    // one) whatever their rd field: never nops.
-    const Ext ext = op_info(i.op).ext;
-    const bool custom = ext == Ext::Xdma || ext == Ext::Xssr || ext == Ext::Xfrep;
-    const bool alu = !(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump)) && !custom;
+    const bool alu = plain_alu(i);  // never a nop otherwise
     if (i.op == Op::FENCE) {  // no rd, and no ALU result: not a nop for all that
       if (fence_orders_store_load(i)) a_.mfence();  // as the interpreter's sem_FENCE
       return true;
@@ -1382,6 +1389,8 @@ class BlockEmitter {
       case Op::FMV_X_D: case Op::FMV_X_W: case Op::FCVT_W_D: case Op::FCVT_L_D: case Op::FCVT_W_S: case Op::FCVT_L_S:
       case Op::FLD: case Op::FSD: case Op::FSW:
         return true;
+      case Op::FSGNJ_D:
+        return i.rs1 == i.rs2;  // fmv.d
       default:
         return false;
     }
@@ -1401,17 +1410,39 @@ class BlockEmitter {
     if (fcache_[r] >= 0) a_.movaps(d, x86::xmm(fcache_[r]));
     else a_.movsd(d, freg(r));
   }
-  // f[rd] = the double in v: to the hart, and to rd's copy.
+  // The register fstore(rd) will keep rd's copy in: the one it has, or the next of the round robin.
+  // Code may compute rd there before the hart has it (and before its sources are all read: until
+  // fstore, the copies are as they were), since a slow path where it rejoins reloads it.
+  x86::Xmm fcache_target(unsigned rd) const {
+    return x86::xmm(fcache_[rd] >= 0 ? fcache_[rd] : static_cast<int>(kFcacheFirst + fcache_next_));
+  }
+  // f[rd] = the double in v: to the hart, and to rd's copy (the register the round robin takes it
+  // from keeps no other copy).
   void fstore(unsigned rd, x86::Xmm v) {
     a_.movsd(freg(rd), v);
+    const x86::Xmm c = fcache_target(rd);
     if (fcache_[rd] < 0) {
-      const int x = static_cast<int>(kFcacheFirst + fcache_next_);
       fcache_next_ = (fcache_next_ + 1) % kFcacheCount;
-      for (auto& c : fcache_)
-        if (c == x) c = -1;
-      fcache_[rd] = static_cast<int8_t>(x);
+      for (auto& r : fcache_)
+        if (r == static_cast<int>(c.id())) r = -1;
+      fcache_[rd] = static_cast<int8_t>(c.id());
     }
-    a_.movaps(x86::xmm(fcache_[rd]), v);
+    if (c.id() != v.id()) a_.movaps(c, v);
+  }
+  // d = op(f[rs1], f[rs2]) for a scalar double op: the AVX form `avx` (d need not be xmm0, and may
+  // hold a source) or, without AVX, the SSE form `sse` in xmm0.
+  void fp_binary(InstId sse_id, InstId avx_id, x86::Xmm d, unsigned rs1, unsigned rs2) {
+    if (d.id() == x86::xmm0.id()) {
+      fload(x86::xmm0, rs1);
+      sse(sse_id, x86::xmm0, rs2);
+      return;
+    }
+    Operand a = fsrc(rs1);
+    if (!a.isReg()) {
+      a_.movsd(x86::xmm0, freg(rs1));
+      a = x86::xmm0;
+    }
+    a_.emit(avx_id, d, a, fsrc(rs2));
   }
   void sse(InstId id, x86::Xmm d, unsigned r) { a_.emit(id, d, fsrc(r)); }
 
@@ -1428,7 +1459,33 @@ class BlockEmitter {
     a_.mov(freg_box(rd), Imm(-1));
   }
 
-  // xmm0 = op(f[rs1], f[rs2]) in RNE; a NaN result goes to the helper, which canonicalises it.
+  // The double ops whose inline x86 result is NaN exactly when RISC-V's is, with the same flags,
+  // whatever the payloads of NaN operands (x86 makes every NaN result quiet), and whose operands are
+  // rs1 and, but for fsqrt, rs2.
+  bool propagates_nan(const Insn& i) const {
+    switch (i.op) {
+      case Op::FADD_D: case Op::FSUB_D: case Op::FMUL_D: case Op::FDIV_D: case Op::FSQRT_D: return rne(i);
+      default: return false;
+    }
+  }
+  // Whether the op at idx_, writing f[rd], may leave its NaN check to the next one: after integer ALU
+  // ops only (nothing between can fault, leave or read f registers), a propagates_nan op that reads
+  // rd, whose result is then NaN too when rd's is. Its check covers rd's: its slow path makes an x86
+  // NaN in rd canonical (nan_unchecked_). One register at a time.
+  bool defers_nan_check(const Insn& i) const {
+    if (!propagates_nan(i) || nan_unchecked_ >= 0) return false;
+    for (size_t k = idx_ + 1; k < plan_.insns.size(); k++) {
+      const jit::PlanInsn& n = plan_.insns[k];
+      if (n.exit != jit::Exit::None) return false;
+      if (plain_alu(n.insn)) continue;
+      return propagates_nan(n.insn) && (n.insn.rs1 == i.rd || (n.insn.op != Op::FSQRT_D && n.insn.rs2 == i.rd));
+    }
+    return false;
+  }
+
+  // d = op(f[rs1], f[rs2]) in RNE; a NaN result goes to the helper, which canonicalises it. d is
+  // xmm0, or for a double result with AVX (cfg_.host_fma: FMA3 is VEX-encoded) rd's copy: one
+  // three-operand instruction then computes it where it stays.
   template <typename F>
   bool fp_arith(const Insn& i, bool single, unsigned nsrc, F op) {
     if (!rne(i)) return false;
@@ -1436,15 +1493,36 @@ class BlockEmitter {
     const unsigned srcs[3] = {i.rs1, i.rs2, i.rs3};
     if (single)
       for (unsigned k = 0; k < nsrc; k++) check_boxed(srcs[k], slow);
-    op(slow);
+    const x86::Xmm d = !single && cfg_.host_fma ? fcache_target(i.rd) : x86::xmm0;
+    op(slow, d);
     if (single) {
       a_.ucomiss(x86::xmm0, x86::xmm0);
       a_.jp(slow);
       store_single(i.rd, x86::xmm0);
+    } else if (defers_nan_check(i)) {
+      fstore(i.rd, d);
+      nan_unchecked_ = static_cast<int>(i.rd);
+      return true;  // no slow path: nothing jumps to `slow`
     } else {
-      a_.ucomisd(x86::xmm0, x86::xmm0);
-      a_.jp(slow);
-      fstore(i.rd, x86::xmm0);
+      a_.ucomisd(d, d);
+      if (nan_unchecked_ >= 0 && nan_unchecked_ != static_cast<int>(i.rd)) {
+        // An earlier op's rd too (defers_nan_check): canonical if it is a NaN, then i's helper.
+        Label canon = a_.newLabel();
+        a_.jp(canon);
+        slow_paths_.push_back([this, canon, slow, r = static_cast<unsigned>(nan_unchecked_)] {
+          a_.bind(canon);
+          a_.movsd(x86::xmm0, freg(r));
+          a_.ucomisd(x86::xmm0, x86::xmm0);
+          a_.jnp(slow);
+          a_.mov(x86::rax, Imm(kCanonicalNaNDouble));
+          a_.mov(freg(r), x86::rax);
+          a_.jmp(slow);
+        });
+      } else {
+        a_.jp(slow);
+      }
+      nan_unchecked_ = -1;
+      fstore(i.rd, d);
     }
     a_.bind(back);
     fp_slow_path(i, slow, back);
@@ -1536,9 +1614,8 @@ class BlockEmitter {
   // host flag, or only in fp_compare's unordered case, which folds it. Should i go to a helper or
   // have a slow path after all, emit_helper and slow_path clear it.
   static bool keeps_flags_folded(const Insn& i) {
-    const Ext ext = op_info(i.op).ext;
-    if (ext == Ext::Xdma || ext == Ext::Xssr || ext == Ext::Xfrep) return false;
-    if (!(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump))) return true;
+    if (custom_op(i)) return false;
+    if (plain_alu(i)) return true;
     switch (i.op) {
       case Op::FEQ_D: case Op::FLT_D: case Op::FLE_D: case Op::FEQ_S: case Op::FLT_S: case Op::FLE_S:
       case Op::FSGNJ_D: case Op::FSGNJN_D: case Op::FSGNJX_D: case Op::FSGNJ_S: case Op::FSGNJN_S: case Op::FSGNJX_S:
@@ -1593,23 +1670,25 @@ class BlockEmitter {
   bool emit_fp_op(const Insn& i) {
     using namespace x86;
     switch (i.op) {
-      case Op::FADD_D: return fp_arith(i, false, 2, [&](Label) { fload(xmm0, i.rs1); sse(Inst::kIdAddsd, xmm0, i.rs2); });
-      case Op::FSUB_D: return fp_arith(i, false, 2, [&](Label) { fload(xmm0, i.rs1); sse(Inst::kIdSubsd, xmm0, i.rs2); });
-      case Op::FMUL_D: return fp_arith(i, false, 2, [&](Label) { fload(xmm0, i.rs1); sse(Inst::kIdMulsd, xmm0, i.rs2); });
-      case Op::FDIV_D: return fp_arith(i, false, 2, [&](Label) { fload(xmm0, i.rs1); sse(Inst::kIdDivsd, xmm0, i.rs2); });
-      case Op::FSQRT_D: return fp_arith(i, false, 1, [&](Label) { fload(xmm0, i.rs1); a_.sqrtsd(xmm0, xmm0); });
-      case Op::FADD_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.addss(xmm0, freg32(i.rs2)); });
-      case Op::FSUB_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.subss(xmm0, freg32(i.rs2)); });
-      case Op::FMUL_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.mulss(xmm0, freg32(i.rs2)); });
-      case Op::FDIV_S: return fp_arith(i, true, 2, [&](Label) { a_.movss(xmm0, freg32(i.rs1)); a_.divss(xmm0, freg32(i.rs2)); });
-      case Op::FSQRT_S: return fp_arith(i, true, 1, [&](Label) { a_.sqrtss(xmm0, freg32(i.rs1)); });
+      case Op::FADD_D: return fp_arith(i, false, 2, [&](Label, Xmm d) { fp_binary(Inst::kIdAddsd, Inst::kIdVaddsd, d, i.rs1, i.rs2); });
+      case Op::FSUB_D: return fp_arith(i, false, 2, [&](Label, Xmm d) { fp_binary(Inst::kIdSubsd, Inst::kIdVsubsd, d, i.rs1, i.rs2); });
+      case Op::FMUL_D: return fp_arith(i, false, 2, [&](Label, Xmm d) { fp_binary(Inst::kIdMulsd, Inst::kIdVmulsd, d, i.rs1, i.rs2); });
+      case Op::FDIV_D: return fp_arith(i, false, 2, [&](Label, Xmm d) { fp_binary(Inst::kIdDivsd, Inst::kIdVdivsd, d, i.rs1, i.rs2); });
+      // sqrt's AVX form takes d's upper half from its second operand: rs1 there too, so that d's old
+      // value is no dependency.
+      case Op::FSQRT_D: return fp_arith(i, false, 1, [&](Label, Xmm d) { fp_binary(Inst::kIdSqrtsd, Inst::kIdVsqrtsd, d, i.rs1, i.rs1); });
+      case Op::FADD_S: return fp_arith(i, true, 2, [&](Label, Xmm) { a_.movss(xmm0, freg32(i.rs1)); a_.addss(xmm0, freg32(i.rs2)); });
+      case Op::FSUB_S: return fp_arith(i, true, 2, [&](Label, Xmm) { a_.movss(xmm0, freg32(i.rs1)); a_.subss(xmm0, freg32(i.rs2)); });
+      case Op::FMUL_S: return fp_arith(i, true, 2, [&](Label, Xmm) { a_.movss(xmm0, freg32(i.rs1)); a_.mulss(xmm0, freg32(i.rs2)); });
+      case Op::FDIV_S: return fp_arith(i, true, 2, [&](Label, Xmm) { a_.movss(xmm0, freg32(i.rs1)); a_.divss(xmm0, freg32(i.rs2)); });
+      case Op::FSQRT_S: return fp_arith(i, true, 1, [&](Label, Xmm) { a_.sqrtss(xmm0, freg32(i.rs1)); });
       // Fused: xmm0 starts as rs3, xmm1 = rs1, then one rounding of +-(rs1 * rs2) +- rs3.
       case Op::FMADD_D:
       case Op::FMSUB_D:
       case Op::FNMSUB_D:
       case Op::FNMADD_D:
         if (!cfg_.host_fma) return false;
-        return fp_arith(i, false, 3, [&](Label) {
+        return fp_arith(i, false, 3, [&](Label, Xmm d) {  // in xmm0: d may hold rs1 or rs2
           fload(xmm0, i.rs3);
           fload(xmm1, i.rs1);
           const InstId id = i.op == Op::FMADD_D   ? Inst::kIdVfmadd231sd
@@ -1617,13 +1696,14 @@ class BlockEmitter {
                             : i.op == Op::FNMSUB_D ? Inst::kIdVfnmadd231sd
                                                    : Inst::kIdVfnmsub231sd;
           a_.emit(id, xmm0, xmm1, fsrc(i.rs2));
+          a_.movaps(d, xmm0);
         });
       case Op::FMADD_S:
       case Op::FMSUB_S:
       case Op::FNMSUB_S:
       case Op::FNMADD_S:
         if (!cfg_.host_fma) return false;
-        return fp_arith(i, true, 3, [&](Label) {
+        return fp_arith(i, true, 3, [&](Label, Xmm) {
           a_.movss(xmm0, freg32(i.rs3));
           a_.movss(xmm1, freg32(i.rs1));
           if (i.op == Op::FMADD_S) a_.vfmadd231ss(xmm0, xmm1, freg32(i.rs2));
@@ -1633,7 +1713,15 @@ class BlockEmitter {
         });
       case Op::FEQ_D: case Op::FLT_D: case Op::FLE_D: return fp_compare(i, false);
       case Op::FEQ_S: case Op::FLT_S: case Op::FLE_S: return fp_compare(i, true);
-      case Op::FSGNJ_D: case Op::FSGNJN_D: case Op::FSGNJX_D: return fp_sign_inject(i, false);
+      case Op::FSGNJ_D:
+        if (i.rs1 == i.rs2) {  // fmv.d, compilers' register move: from copy to copy
+          const Xmm d = fcache_target(i.rd);
+          fload(d, i.rs1);
+          fstore(i.rd, d);
+          return true;
+        }
+        return fp_sign_inject(i, false);
+      case Op::FSGNJN_D: case Op::FSGNJX_D: return fp_sign_inject(i, false);
       case Op::FSGNJ_S: case Op::FSGNJN_S: case Op::FSGNJX_S: return fp_sign_inject(i, true);
       case Op::FMV_X_D:
         if (fcache_[i.rs1] >= 0) a_.movq(dest(i.rd), x86::xmm(fcache_[i.rs1]));
@@ -1707,10 +1795,10 @@ class BlockEmitter {
       case Op::FCVT_D_S:
       case Op::FCVT_S_D:
         if (!rne(i)) return false;
-        return fp_arith(i, i.op == Op::FCVT_S_D, 0, [&](Label slow) {
+        return fp_arith(i, i.op == Op::FCVT_S_D, 0, [&](Label slow, Xmm d) {
           if (i.op == Op::FCVT_D_S) {
             check_boxed(i.rs1, slow);
-            a_.cvtss2sd(xmm0, freg32(i.rs1));
+            a_.cvtss2sd(d, freg32(i.rs1));
           } else {
             a_.cvtsd2ss(xmm0, freg(i.rs1));
           }
@@ -1727,9 +1815,10 @@ class BlockEmitter {
     Label slow = a_.newLabel(), back = a_.newLabel();
     const Mem m = host_operand(i, size, false, slow);
     fault_site();
-    if (size == 8) {
-      a_.movsd(x86::xmm0, m);
-      fstore(i.rd, x86::xmm0);
+    if (size == 8) {  // straight into rd's copy
+      const x86::Xmm d = fcache_target(i.rd);
+      a_.movsd(d, m);
+      fstore(i.rd, d);
     } else {
       a_.mov(x86::eax, m);
       a_.mov(freg32(i.rd), x86::eax);
@@ -1773,6 +1862,8 @@ class BlockEmitter {
   // and nothing since has raised a host flag (keeps_flags_folded): the next access needs no stmxcsr,
   // which waits for every FP operation in flight (libm brackets a compare with frflags and fsflags).
   bool flags_folded_ = false;
+  // The f register whose NaN check the next op's covers (defers_nan_check); -1: none.
+  int nan_unchecked_ = -1;
   // Which xmm register holds a copy of each f register within the block (-1: none). The hart stays
   // the home of every f register (each write goes there too), so exits and C++ need nothing; code
   // that reads a copy must only know it is current: C++ drops them all (emit_helper) or a slow path

@@ -1,7 +1,10 @@
 /* Translated code keeps copies of double f registers in host registers within a block
  * (jit/x64/translator.cpp, fcache_): a copy must follow every write of its register, by the
  * operations that keep copies, by those that write the hart alone, and by the helper behind a
- * NaN result, whose C++ also clobbers every other copy. One block, no branch, then the checks. */
+ * NaN result, whose C++ also clobbers every other copy. One block, no branch, then the checks.
+ * With AVX an operation computes straight into its rd's copy: in the second part its sources
+ * include rd without a copy, and the register of the round robin that holds a source's copy;
+ * fmv.d copies a copy. */
 #include "check.h"
 
 #define ONE   0x3ff0000000000000
@@ -60,5 +63,53 @@ TEST_BEGIN
     CHECK_REG s9, QNAN                  /* a boxed single is a NaN as a double: canonical */
     CHECK_REG s10, TWO
     CHECK_FFLAGS 0x10
+
+    /* rd is a source and has no copy: fcvt wrote the hart alone. */
+    li t0, 7
+    fcvt.d.l fa5, t0
+    fsub.d fa5, fa5, fa7                /* 7 - 1 = 6.0 */
+    fcvt.d.l fa6, t0
+    fdiv.d fa6, fa7, fa6                /* 1.0 / 7.0, rs2 = rd */
+    fcvt.d.l fa3, t0
+    fsqrt.d fa3, fa3
+    fmv.x.d s0, fa5
+    fmv.x.d s1, fa6
+    fmv.x.d s2, fa3
+    /* Fourteen copies (xmm2-xmm15, in order), then an rd without one: the round robin takes the
+     * register of ft0's copy, a source. */
+    fld ft0, 24(sp)                     /* 2.0, stored for s8 above */
+    fld ft1, 0(sp)                      /* 1.0 */
+    fld ft2, 0(sp)
+    fld ft3, 0(sp)
+    fld ft4, 0(sp)
+    fld ft5, 0(sp)
+    fld ft6, 0(sp)
+    fld ft7, 0(sp)
+    fld fs0, 0(sp)
+    fld fs1, 0(sp)
+    fld fs2, 0(sp)
+    fld fs3, 0(sp)
+    fld fs4, 0(sp)
+    fld fs5, 0(sp)
+    fsub.d fs6, ft0, ft1                /* 2 - 1 = 1.0 */
+    fadd.d fs7, ft0, ft0                /* ft0 from the hart now: 4.0 */
+    fmv.x.d s3, fs6
+    fmv.x.d s4, fs7
+    fmv.x.d s5, ft0
+    /* fmv.d moves copy to copy, and writes the hart, where fsgnjn.d reads. */
+    fadd.d fs8, ft1, ft1                /* 2.0, in a copy */
+    fmv.d fs8, fs7                      /* 4.0 over it */
+    fadd.d fs9, fs8, fs6                /* 5.0 */
+    fsgnjn.d fs10, fs8, fs8             /* -4.0 */
+    fmv.x.d s6, fs9
+    fmv.x.d s7, fs10
+    CHECK_REG s0, 0x4018000000000000
+    CHECK_REG s1, 0x3fc2492492492492
+    CHECK_REG s2, 0x40052a7fa9d2f8ea  /* sqrt(7) */
+    CHECK_REG s3, ONE
+    CHECK_REG s4, 0x4010000000000000
+    CHECK_REG s5, TWO
+    CHECK_REG s6, 0x4014000000000000
+    CHECK_REG s7, 0xc010000000000000
     addi sp, sp, 32
 TEST_END
