@@ -487,7 +487,7 @@ uint32_t JitEngine::enter(Hart& h) {
   h.jit_lookup = lookup.entries.data();
   h.code_written = false;  // whatever set it outside translated code has no store to follow
   h.ctr_ring.sites = &ctr_sites_;  // the sites of the records it makes
-  const uint64_t before = h.instret;
+  uint64_t before = h.instret;
   uint32_t exit;
   for (;;) {
     exit = [&] {
@@ -496,10 +496,17 @@ uint32_t JitEngine::enter(Hart& h) {
     }();
     if (exit != x64::kExitHot) break;
     // A block reached the threshold where translated code left, before it started: queued, it goes
-    // on in the baseline meanwhile.
+    // on in the baseline meanwhile. A program whose loops run chained comes back only here: the
+    // compiler is loaded here too once the run is long enough.
     b = block_for(h);
     if (!b) return x64::kExitTrap;
     tier_up(b);
+    if (!tier2_) {
+      stats_.translated_insns += h.instret - before;
+      before = h.instret;
+      start_tier2();
+      if (tier2_) running_.store(&h, std::memory_order_release);
+    }
   }
   stats_.translated_insns += h.instret - before;
   if (exit == x64::kExitLink) {
