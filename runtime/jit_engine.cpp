@@ -494,6 +494,19 @@ uint32_t JitEngine::enter(Hart& h) {
       GuestCode guest;
       return trampolines(b->bc.plan.cfg).enter(&h, b->entry);
     }();
+    if (exit == x64::kExitRegionStep) {
+      // Region code left before an access its inline path cannot make: the interpreter makes it (a
+      // trap, say), and translated code goes on after it, so that the run leaves translated code at
+      // the boundaries of the baseline's blocks (the checker's).
+      const Status st = interp_.step(h);
+      if (st == Status::Trap || st == Status::Exit) {
+        exit = st == Status::Trap ? x64::kExitTrap : x64::kExitStop;
+        break;
+      }
+      b = block_for(h);
+      if (!b) return x64::kExitTrap;
+      continue;
+    }
     if (exit != x64::kExitHot) break;
     // A block reached the threshold where translated code left, before it started: queued, it goes
     // on in the baseline meanwhile. A program whose loops run chained comes back only here: the
