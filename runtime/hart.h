@@ -20,6 +20,9 @@ enum class Status : uint32_t {
   Trap = 2,  // an exception was raised: hart.trap says which; pc still names the instruction
   Exit = 3,  // leave the exec loop (the machine asked to stop)
 };
+// Only from the LLVM tier's bitcode (runtime/sem_int.cpp): an access the inline flat path cannot
+// make, nothing of the instruction done. Region code returns it as it is (x64::kExitRegionStep).
+inline constexpr Status kStatusSlowAccess = static_cast<Status>(20);
 
 enum class Priv : uint8_t { U = 0, S = 1, M = 3 };
 
@@ -224,9 +227,10 @@ inline bool access_triggers(Hart& h, uint64_t va, unsigned size, uint8_t access)
   return !h.csr.triggers.memory || trigger::check_access(h, va, size, access);
 }
 
-// In the bitcode of the LLVM tier (jit/llvm/region.cpp) the accessor stays a call: a host fault on
-// flat memory inside it then finds pc, instret and the registers written back to the hart, as a
-// helper's does, while region code keeps them in SSA values everywhere else.
+// In the bitcode of the LLVM tier (jit/llvm/region.cpp) the semantics that access memory through
+// the accessor themselves (cache-block operations) stay calls: a host fault on flat memory inside
+// them then finds pc, instret and the registers written back to the hart, as a helper's does, while
+// region code keeps them in SSA values everywhere else.
 #ifdef BRISK_TIER2_BITCODE
 #define BRISK_GUEST_ACCESS [[gnu::noinline]]
 #else
@@ -234,7 +238,7 @@ inline bool access_triggers(Hart& h, uint64_t va, unsigned size, uint8_t access)
 #endif
 
 template <typename T>
-BRISK_GUEST_ACCESS inline bool mem_load(Hart& h, uint64_t va, T& out) {
+inline bool mem_load(Hart& h, uint64_t va, T& out) {
   if (!access_triggers(h, va, sizeof(T), trigger::kLoad)) [[unlikely]]
     return false;
   if (va < h.mem_limit) [[likely]] {
@@ -245,7 +249,7 @@ BRISK_GUEST_ACCESS inline bool mem_load(Hart& h, uint64_t va, T& out) {
 }
 
 template <typename T>
-BRISK_GUEST_ACCESS inline bool mem_store(Hart& h, uint64_t va, T value) {
+inline bool mem_store(Hart& h, uint64_t va, T value) {
   if (!access_triggers(h, va, sizeof(T), trigger::kStore)) [[unlikely]]
     return false;
   if (va < h.mem_limit) [[likely]] {

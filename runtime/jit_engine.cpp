@@ -492,19 +492,39 @@ uint32_t JitEngine::enter(Hart& h) {
   h.jit_lookup = lookup.entries.data();
   h.code_written = false;  // whatever set it outside translated code has no store to follow
   h.ctr_ring.sites = &ctr_sites_;  // the sites of the records it makes
-  const uint64_t before = h.instret;
+  uint64_t before = h.instret;
   uint32_t exit;
   for (;;) {
     exit = [&] {
       GuestCode guest;
       return trampolines(b->bc.plan.cfg).enter(&h, b->entry);
     }();
+    if (exit == x64::kExitRegionStep) {
+      // Region code left before an access its inline path cannot make: the interpreter makes it (a
+      // trap, say), and translated code goes on after it, so that the run leaves translated code at
+      // the boundaries of the baseline's blocks (the checker's).
+      const Status st = interp_.step(h);
+      if (st == Status::Trap || st == Status::Exit) {
+        exit = st == Status::Trap ? x64::kExitTrap : x64::kExitStop;
+        break;
+      }
+      b = block_for(h);
+      if (!b) return x64::kExitTrap;
+      continue;
+    }
     if (exit != x64::kExitHot) break;
     // A block reached the threshold where translated code left, before it started: queued, it goes
-    // on in the baseline meanwhile.
+    // on in the baseline meanwhile. A program whose loops run chained comes back only here: the
+    // compiler is loaded here too once the run is long enough.
     b = block_for(h);
     if (!b) return x64::kExitTrap;
     tier_up(b);
+    if (!tier2_) {
+      stats_.translated_insns += h.instret - before;
+      before = h.instret;
+      start_tier2();
+      if (tier2_) running_.store(&h, std::memory_order_release);
+    }
   }
   stats_.translated_insns += h.instret - before;
   if (exit == x64::kExitLink) {

@@ -38,11 +38,13 @@ inline Status branch(Hart& h, const Insn& i, bool taken) {
 
 #ifdef BRISK_TIER2_BITCODE
 // Region code (jit/llvm/region.cpp) makes the flat access inline, with the baseline's check (no
-// trigger armed, va below the limit), and calls the accessor (a call in the bitcode:
-// BRISK_GUEST_ACCESS, runtime/hart.h) for anything else. A host fault on flat memory (an unmapped
-// page, a watched code page) must still find the state before the instruction in the hart, as the
-// accessor does: the base comes through an empty asm that reads the hart, so LLVM stores what the
-// region changed, pc and instret included, before the access.
+// trigger armed, va below the limit), and leaves before anything else (kStatusSlowAccess), for the
+// exec loop to run the instruction: a call of the accessor there would join the inline path again,
+// after which LLVM reloads every register the call might have changed. A host fault on flat memory
+// (an unmapped page, a watched code page) must still find the state before the instruction in the
+// hart, as the accessor does: the base comes through an empty asm that reads the hart, so LLVM
+// stores what the region changed, pc and instret included, before the access.
+constexpr bool kRegionCode = true;
 inline bool flat_inline(const Hart& h, uint64_t va) { return !h.csr.triggers.memory && va < h.mem_limit; }
 inline uint8_t* flat_synced(Hart& h, uint64_t va) {
   uint8_t* base = h.mem_base;
@@ -51,6 +53,7 @@ inline uint8_t* flat_synced(Hart& h, uint64_t va) {
 }
 #else
 // Elsewhere the accessor is inline, its flat path with it.
+constexpr bool kRegionCode = false;
 inline bool flat_inline(const Hart&, uint64_t) { return false; }
 inline uint8_t* flat_synced(Hart&, uint64_t) { return nullptr; }
 #endif
@@ -61,6 +64,8 @@ inline Status load(Hart& h, const Insn& i) {
   const uint64_t va = xlen_addr(h, rs1(h, i) + i.imm);
   if (flat_inline(h, va)) [[likely]]
     std::memcpy(&v, flat_synced(h, va), sizeof v);
+  else if (kRegionCode)
+    return kStatusSlowAccess;
   else if (!mem_load(h, va, v))
     return Status::Trap;
   // Sign- or zero-extends according to T.
@@ -78,6 +83,7 @@ inline Status store(Hart& h, const Insn& i) {
     std::memcpy(flat_synced(h, va), &v, sizeof v);
     return Status::Next;
   }
+  if (kRegionCode) return kStatusSlowAccess;
   return mem_store(h, va, v) ? Status::Next : Status::Trap;
 }
 

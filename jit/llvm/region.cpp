@@ -23,14 +23,18 @@
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/InstIterator.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 
 #include "jit/x64/translator.h"
@@ -54,6 +58,8 @@ namespace {
 // kHartLayout (jit/llvm/hart_layout.cpp).
 constexpr const char* kSemanticsTable = "_ZN5brisk10kSemanticsE";
 constexpr const char* kHartLayoutName = "_ZN5brisk5tier211kHartLayoutE";
+
+static_assert(static_cast<uint32_t>(kStatusSlowAccess) == x64::kExitRegionStep);
 
 std::string error_text(llvm::Error e) { return llvm::toString(std::move(e)); }
 
@@ -149,10 +155,15 @@ class RegionBuilder {
     llvm::Value* st = b_.CreateCall(sem, {h_, insn_constant(i)}, "st");
     const uint64_t next_pc = guest_pc(p.pc + i.len);
     auto* next = last ? block("end") : block(fmt::format("insn{}", k + 1));
-    // Trap and Exit leave with the state before the instruction: their JitExit codes are theirs.
+    // Trap, Exit and kStatusSlowAccess leave with the state before the instruction: their JitExit
+    // codes are theirs.
     auto* stop = block(fmt::format("stop{}", k));
     auto* sw = b_.CreateSwitch(st, stop, 2);
     b_.SetInsertPoint(stop);
+    // Stored again here, so that LLVM drops the stores before the instruction where nothing reads
+    // them (a semantic's own trap path, which leaves through here, no longer does).
+    store64(offsetof(Hart, pc), p.pc);
+    set_instret(k);
     b_.CreateRet(st);
 
     auto* fall = block(fmt::format("next{}", k));
@@ -265,6 +276,30 @@ llvm::Error materialize_reachable(llvm::Module& m, llvm::Function& root) {
     }
   return m.materializeAll();
 }
+
+// Guest memory, which the inlined semantics reach through flat_synced's asm (runtime/sem_int.cpp),
+// never overlaps the hart: told so (scoped alias metadata on every access of either, once the
+// semantics are inlined), LLVM keeps the guest registers and the hart's other fields it loaded in
+// SSA values across guest stores, and hoists the flat path's checks out of loops.
+struct SeparateGuestMemory : llvm::PassInfoMixin<SeparateGuestMemory> {
+  llvm::PreservedAnalyses run(llvm::Function& f, llvm::FunctionAnalysisManager&) {
+    if (f.isDeclaration() || f.arg_empty()) return llvm::PreservedAnalyses::all();
+    llvm::MDBuilder mdb(f.getContext());
+    llvm::MDNode* guest = mdb.createAnonymousAliasScope(mdb.createAnonymousAliasScopeDomain("region"), "guest");
+    llvm::MDNode* scopes = llvm::MDNode::get(f.getContext(), {guest});
+    const llvm::Value* hart = f.getArg(0);
+    for (llvm::Instruction& i : llvm::instructions(f)) {
+      const llvm::Value* ptr = llvm::getLoadStorePointerOperand(&i);
+      if (!ptr) continue;
+      const llvm::Value* base = llvm::getUnderlyingObject(ptr);
+      if (const auto* asm_call = llvm::dyn_cast<llvm::CallInst>(base); asm_call && asm_call->isInlineAsm())
+        i.setMetadata(llvm::LLVMContext::MD_alias_scope, scopes);
+      else if (base == hart)
+        i.setMetadata(llvm::LLVMContext::MD_noalias, scopes);
+    }
+    return llvm::PreservedAnalyses::none();
+  }
+};
 
 // The bitcode's hart must be brisk's: the region addresses its fields by brisk's offsets.
 bool same_hart_layout(const llvm::Module& m) {
@@ -473,6 +508,8 @@ Compiled LlvmCompiler::compile(uint64_t id, const std::vector<jit::BlockPlan>& p
     pb.crossRegisterProxies(lam, fam, cgam, mam);
     llvm::ModulePassManager mpm;
     mpm.addPass(llvm::GlobalDCEPass());  // first: most of the semantics are not the region's
+    mpm.addPass(llvm::AlwaysInlinerPass());
+    mpm.addPass(llvm::createModuleToFunctionPassAdaptor(SeparateGuestMemory()));
     mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2));
     mpm.run(*m, mam);
   }

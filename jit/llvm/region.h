@@ -22,8 +22,9 @@ namespace brisk::tier2 {
 
 // A region's code: runs the region from hart.pc = its start, with pc, instret and every register in
 // the hart, and returns with them there and a JitExit code (jit/x64/translator.h): kExitRegionNext
-// to go on at hart.pc through the lookup table, or kExitDispatch, kExitTrap, kExitStop or
-// kExitDeadline as the baseline's exits mean them.
+// to go on at hart.pc through the lookup table, kExitRegionStep for the exec loop to run the
+// instruction at hart.pc, or kExitDispatch, kExitTrap, kExitStop or kExitDeadline as the baseline's
+// exits mean them.
 using RegionFn = uint32_t (*)(Hart*);
 
 // A region is a few block plans, its entry block's first: a direct exit (or an indirect one, by its

@@ -40,6 +40,9 @@ enum JitExit : uint32_t {
   // Only from tier-2 region code (jit/llvm/region.h) to its entry stub: continue at hart.pc through
   // the lookup table, as an indirect exit does.
   kExitRegionNext = 19,
+  // Only from region code: the instruction at hart.pc makes an access the region's inline path
+  // cannot (kStatusSlowAccess, runtime/hart.h), nothing of it done; the exec loop runs it.
+  kExitRegionStep = 20,
 };
 
 // hart.jit_lookup: kLookupEntries entries of {guest pc, host code}. The index puts the 64 slots of a
