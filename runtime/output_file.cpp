@@ -16,25 +16,32 @@
 namespace brisk {
 
 OutputFile::OutputFile(const std::string& path, const char* what)
-    : path_(path), tmp_(path + ".XXXXXX"), what_(what), owner_(getpid()), buf_(new uint8_t[kBufferSize]) {
+    : path_(path), what_(what), owner_(getpid()), buf_(new uint8_t[kBufferSize]) {
   // rename() would replace a directory only by failing at the end of the run.
   struct stat st;
   if (path.empty()) throw Error("the {} path is empty", what);
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw Error("cannot write the {} {}: it is a directory", what, printable(path));
+  const bool exists = stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) throw Error("cannot write the {} {}: it is a directory", what, printable(path));
+  // Anything but a regular file (/dev/null, a terminal, a pipe) is written in place, as perf does:
+  // a temporary renamed over it would replace the device.
+  if (!exists || S_ISREG(st.st_mode)) tmp_ = path + ".XXXXXX";
   // A descriptor of brisk's own (runtime/diag.h): a user-mode guest can neither close nor reuse it.
-  const int low = mkostemp(tmp_.data(), O_CLOEXEC);
+  const int low = tmp_.empty() ? open(path.c_str(), O_WRONLY | O_CLOEXEC) : mkostemp(tmp_.data(), O_CLOEXEC);
   if (low < 0) throw Error("cannot write the {} {}: {}", what, printable(path), strerror(errno));
   fd_ = adopt_own_fd(low);
   if (fd_ < 0) {
     const int err = errno;
-    unlink(tmp_.c_str());
+    remove_temporary();
     throw Error("cannot write the {} {}: {}", what, printable(path), strerror(err));
   }
   // mkostemp makes it 0600; the output gets the permissions of any file the user creates.
   const mode_t mask = umask(0);
   umask(mask);
-  fchmod(fd_, 0666 & ~mask);
+  if (!tmp_.empty()) fchmod(fd_, 0666 & ~mask);
+}
+
+void OutputFile::remove_temporary() const {
+  if (!tmp_.empty()) unlink(tmp_.c_str());
 }
 
 OutputFile::~OutputFile() {
@@ -48,7 +55,7 @@ OutputFile::~OutputFile() {
   stop_writer();
   if (fd_ < 0) return;
   close(fd_);
-  unlink(tmp_.c_str());
+  remove_temporary();
 }
 
 void OutputFile::stop_writer() {
@@ -150,13 +157,13 @@ void OutputFile::commit() {
   stop_writer();
   if (close(fd_) != 0) {
     fd_ = -1;
-    unlink(tmp_.c_str());
+    remove_temporary();
     throw Error("cannot write the {} {}: {}", what_, printable(path_), strerror(errno));
   }
   fd_ = -1;
-  if (rename(tmp_.c_str(), path_.c_str()) != 0) {
+  if (!tmp_.empty() && rename(tmp_.c_str(), path_.c_str()) != 0) {
     const int err = errno;
-    unlink(tmp_.c_str());
+    remove_temporary();
     throw Error("cannot write the {} {}: {}", what_, printable(path_), strerror(err));
   }
 }

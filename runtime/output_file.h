@@ -1,7 +1,8 @@
 // The files brisk writes (brisk record's perf.data and profiles): each appears whole or not at all.
 // It is written as a temporary next to its path (same directory, so the rename cannot cross file
 // systems) and renamed over the path by commit(); destroyed without commit() (an error, a guest
-// run that unwinds) it removes the temporary, so no truncated file is left behind.
+// run that unwinds) it removes the temporary, so no truncated file is left behind. A path that
+// exists and is no regular file (/dev/null, a terminal) is written in place.
 #pragma once
 
 #include <sys/types.h>
@@ -59,10 +60,11 @@ class OutputFile {
   void writer_loop();
   void stop_writer();
   [[noreturn]] void throw_too_large(size_t n) const;
+  void remove_temporary() const;
 
   // Each wakes the writer thread once: 1 MiB is 170 samples of 256 branches.
   static constexpr size_t kBufferSize = 1024 * 1024;
-  std::string path_, tmp_;
+  std::string path_, tmp_;  // tmp_: empty when writing the path in place
   const char* what_;
   int fd_ = -1;
   pid_t owner_;  // a forked child's copy neither writes nor removes the temporary

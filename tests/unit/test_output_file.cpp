@@ -55,6 +55,24 @@ TEST_F(OutputFileTest, WritesEveryByteInOrder) {
   EXPECT_TRUE(got == expected);
 }
 
+// A path that is no regular file is written in place: here a link to /dev/null (the link, not the
+// device, is what a rename would replace), so the link stays a link, and nothing else is left in
+// its directory. The same for a perf.data whose header is patched at the end (write_at).
+TEST_F(OutputFileTest, WritesADeviceInPlace) {
+  const std::string link = dir_ + "/null";
+  std::filesystem::create_symlink("/dev/null", link);
+  {
+    OutputFile f(link, "test output");
+    const uint8_t bytes[3] = {1, 2, 3};
+    f.write(bytes, sizeof bytes);
+    f.write_at(0, bytes, 1);
+    f.commit();
+  }
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_TRUE(std::filesystem::is_character_file(link));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_), std::filesystem::directory_iterator()), 1);
+}
+
 // Records built in place (append), between plain writes, of sizes that end buffers at every
 // offset: each takes the bytes its fill wrote, no more than it said, in order.
 TEST_F(OutputFileTest, AppendsRecordsBuiltInPlace) {
