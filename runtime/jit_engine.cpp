@@ -46,9 +46,9 @@ void patch_jump(uint8_t* jmp, const uint8_t* target) {
 bool fp_off(const Hart& h) { return (h.csr.mstatus & csr::MSTATUS_FS) == 0; }
 bool fp_dirty_state(const Hart& h) { return (h.csr.mstatus & csr::MSTATUS_FS) == csr::MSTATUS_FS_DIRTY; }
 
-// Instructions between two samples of JitEngine::adapt: a deadline exit and an interpreted
-// instruction or two each, about 0.1% of a run at this period. BRISK_JIT_REGS_SAMPLE=N (tests only)
-// samples every N instructions instead, so that a short program remaps.
+// Instructions between two samples of JitEngine::adapt, each a deadline exit and a return to the
+// block that did not start. BRISK_JIT_REGS_SAMPLE=N (tests only) samples every N instructions
+// instead, so that a short program remaps.
 uint64_t sample_period() {
   const char* s = std::getenv("BRISK_JIT_REGS_SAMPLE");
   return s ? std::max<uint64_t>(1, std::strtoull(s, nullptr, 10)) : uint64_t{1} << 20;
@@ -116,11 +116,30 @@ void JitEngine::emit_trampolines() {
 void JitEngine::sample(const jit::BlockPlan& plan) {
   samples_.due = false;
   samples_.taken++;
-  // Up to the first branch: a superblock goes on past its side exits, where the code may rarely run.
+  // A sample's deadline falls in a block with a chance its length times its runs: weighed by one
+  // over its length, a block counts as often as its instructions run. Up to the first branch: a
+  // superblock goes on past its side exits, into code that may rarely run.
+  const uint32_t weight = 64 / static_cast<uint32_t>(plan.insns.size()) + 1;
   for (const jit::PlanInsn& p : plan.insns) {
-    int_register_uses(p.insn, [&](unsigned r) { samples_.uses[r]++; });
+    int_register_uses(p.insn, [&](unsigned r) { samples_.uses[r] += weight; });
     if (p.exit != jit::Exit::None) break;
   }
+}
+
+bool JitEngine::sampled_at_deadline(Hart& h) {
+  // Any other deadline (a signal, --max-insns, a counter's overflow) is reached exactly, as before.
+  if (samples_.next == UINT64_MAX || h.deadline != samples_.next) return false;
+  Block* b = block_for(h);  // the block that did not start, in the cache
+  if (!b) return false;
+  sample(b->bc.plan);
+  // The deadline the sample's replaced is gone: reached here, at a block boundary, as a
+  // request_exit's is, the trap handler's on_budget sets it afresh from what it stands for (then
+  // adapt lowers it again), so one that happened to equal the sample's is not lost either. A host
+  // signal's request_exit (deadline 0) on this thread stands.
+  uint64_t expected = samples_.next;
+  samples_.next = h.instret + sample_period_;
+  std::atomic_ref<uint64_t>(h.deadline).compare_exchange_strong(expected, h.instret, std::memory_order_relaxed);
+  return true;
 }
 
 void JitEngine::adapt(Hart& h) {
@@ -152,7 +171,8 @@ void JitEngine::adapt(Hart& h) {
     for (uint32_t& u : samples_.uses) u /= 2;
     samples_.taken = 0;
   }
-  // Atomically: a host signal's request_exit (deadline 0) on this thread must stand.
+  // Atomically: a host signal's request_exit (deadline 0) on this thread must stand. What the
+  // deadline stood for before comes back at the sample (sampled_at_deadline).
   std::atomic_ref<uint64_t> deadline(h.deadline);
   for (uint64_t d = deadline.load(std::memory_order_relaxed);
        d > samples_.next && !deadline.compare_exchange_weak(d, samples_.next, std::memory_order_relaxed);) {
@@ -749,6 +769,9 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
       case x64::kExitLink:
         break;
       case x64::kExitDeadline:
+        // Translated code goes on with the block that did not start, instead of interpreting up to
+        // the deadline (and translating the rest of the block after it).
+        if (sampled_at_deadline(h)) break;
         if (!step_to_deadline(h, traps)) return;
         break;
       case x64::kExitTrap:

@@ -160,9 +160,10 @@ class JitEngine final : public Engine, public HostFaultHooks {
   }
   void emit_trampolines();  // at the arena's start, for order_
   // The guest registers in host registers, and how adapt chooses them: register uses of the
-  // blocks about to run every sample_period_ instructions (sample(): the block enter() or block()
-  // returns next), decayed by half after each window of kWindow samples, at whose end a better
-  // order may replace the current one, at most kMaxRemaps times.
+  // blocks about to run every sample_period_ instructions (sample(): the block a sample's deadline
+  // stopped, or, when the deadline was reached another way, the one enter() or block() returns
+  // next), decayed by half after each window of kWindow samples, at whose end a better order may
+  // replace the current one, at most kMaxRemaps times.
   x64::GuestOrder order_ = x64::kMappedGuestOrder;
   struct RegSamples {
     static constexpr unsigned kWindow = 32, kMaxRemaps = 3;
@@ -173,6 +174,9 @@ class JitEngine final : public Engine, public HostFaultHooks {
   } samples_;
   uint64_t sample_period_;
   void sample(const jit::BlockPlan& plan);
+  // At a kExitDeadline of the sample's own deadline: samples the block at h.pc, which did not
+  // start, and leaves the deadline reached, for on_budget. False for any other deadline.
+  bool sampled_at_deadline(Hart& h);
   // The sites of CTR ring records, until a code-cache flush (flush_all).
   ctr::SiteTable ctr_sites_;
   uint8_t* arena_start_ = nullptr;  // first byte after the trampolines
