@@ -86,6 +86,8 @@ const char* mnemonic(const Insn& i) {
 
 }  // namespace
 
+const char* x_register_name(unsigned r) { return kXName[r]; }
+
 std::string disassemble(const Insn& i, uint64_t pc) {
   const OpInfo& info = op_info(i.op);
   const char* m = mnemonic(i);

@@ -70,6 +70,9 @@ inline unsigned insn_length(uint16_t lo) { return (lo & 3) == 3 ? 4 : 2; }
 // extension `isa` lacks, give Op::ILLEGAL with raw and len set.
 Insn decode(uint32_t raw, const IsaConfig& isa);
 
+// x register r's ABI name ("a0").
+const char* x_register_name(unsigned r);
+
 // "addi a0, a0, 1" style text, for traces and error messages.
 std::string disassemble(const Insn& insn, uint64_t pc);
 

@@ -196,10 +196,6 @@ namespace {
 // Blocks one check follows at most: each boundary costs a snapshot of the hart.
 constexpr size_t kMaxChain = 16;
 
-const char* kXNames[32] = {"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0",
-                           "a1",   "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5",
-                           "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
-
 // The first difference in the CSR state, or "" (r is the interpreter's, made equal where not
 // compared). Not compared: the clock (the frozen one on both
 // sides), the mip bits devices drive (devices see only the translated pass), and the software-TLB
@@ -280,7 +276,7 @@ std::string compare(Hart& ref, Status ref_st, const Hart& jit, uint32_t jit_exit
   static_assert(offsetof(Hart, f) == offsetof(Hart, x) + sizeof(Hart::x));
   if (std::memcmp(ref.x, jit.x, sizeof ref.x + sizeof ref.f) != 0) {
     for (unsigned r = 0; r < 32; r++)
-      if (ref.x[r] != jit.x[r]) return fmt::format("{}: interpreter {:#x}, jit {:#x}", kXNames[r], ref.x[r], jit.x[r]);
+      if (ref.x[r] != jit.x[r]) return fmt::format("{}: interpreter {:#x}, jit {:#x}", x_register_name(r), ref.x[r], jit.x[r]);
     for (unsigned r = 0; r < 32; r++)
       if (ref.f[r] != jit.f[r]) return fmt::format("f{}: interpreter {:#x}, jit {:#x}", r, ref.f[r], jit.f[r]);
   }
@@ -591,6 +587,7 @@ void CheckEngine::run(Hart& h, TrapHandler& traps) {
   if (sigsetjmp(scope.resume, 0) && !traps.on_trap(h)) return;
   for (;;) {
     if (h.deadline_reached() && !traps.on_budget(h)) return;
+    jit_.adapt(h);
     frozen.at = frozen.real->now();
     const uint32_t exit = check(h);
     if (exit == x64::kExitStop || (exit == x64::kExitTrap && !traps.on_trap(h))) return;

@@ -31,6 +31,7 @@ struct Engine {
 struct EngineOptions {
   std::string name = "jit";  // jit (the default), interp (the reference), check (both in lockstep)
   unsigned jit_regs = 10;    // guest registers kept in host registers by the JIT (0..10)
+  bool jit_regs_fixed = false;  // keep x64::kMappedGuestOrder's registers all run (JitEngine::adapt)
   bool perf_map = false;     // describe translated blocks in /tmp/perf-PID.map for host `perf`
   unsigned tb_size_mib = 256;  // each JIT engine's code cache; flushed whole when full
   bool deadlines = false;    // honour Hart::deadline in translated code (system mode: interrupts, events)

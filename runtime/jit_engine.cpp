@@ -46,21 +46,140 @@ void patch_jump(uint8_t* jmp, const uint8_t* target) {
 bool fp_off(const Hart& h) { return (h.csr.mstatus & csr::MSTATUS_FS) == 0; }
 bool fp_dirty_state(const Hart& h) { return (h.csr.mstatus & csr::MSTATUS_FS) == csr::MSTATUS_FS_DIRTY; }
 
+// Instructions between two samples of JitEngine::adapt, each a deadline exit and a return to the
+// block that did not start. BRISK_JIT_REGS_SAMPLE=N (tests only) samples every N instructions
+// instead, so that a short program remaps.
+uint64_t sample_period() {
+  const char* s = std::getenv("BRISK_JIT_REGS_SAMPLE");
+  return s ? std::max<uint64_t>(1, std::strtoull(s, nullptr, 10)) : uint64_t{1} << 20;
+}
+
+// Calls f(r) for each integer register (r != 0) `in` reads or writes, as far as its format says:
+// what JitEngine::adapt weighs orders of mapped registers by.
+template <typename F>
+void int_register_uses(const Insn& in, F f) {
+  auto use = [&](unsigned r) {
+    if (r) f(r);
+  };
+  const uint16_t flags = in.flags();
+  if (flags & kFp) {  // the base of an FP load or store is the only integer register that matters
+    if (flags & (kLoad | kStore)) use(in.rs1);
+    return;
+  }
+  switch (op_info(in.op).fmt) {
+    case Fmt::R:
+    case Fmt::A:
+      use(in.rd), use(in.rs1), use(in.rs2);
+      break;
+    case Fmt::I:
+    case Fmt::SH:
+    case Fmt::CSR:
+      use(in.rd), use(in.rs1);
+      break;
+    case Fmt::S:
+    case Fmt::B:
+      use(in.rs1), use(in.rs2);
+      break;
+    case Fmt::U:
+    case Fmt::J:
+    case Fmt::CSRI:
+      use(in.rd);
+      break;
+    default:
+      break;
+  }
+}
+
 }  // namespace
 
 JitEngine::JitEngine(const EngineOptions& opt)
-    : opt_(opt), arena_(size_t{opt.tb_size_mib} << 20), host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
+    : opt_(opt), arena_(size_t{opt.tb_size_mib} << 20), sample_period_(sample_period()),
+      host_fma_(asmjit::CpuInfo::host().features().x86().hasFMA()) {
+  if (opt_.perf_map) perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
+  emit_trampolines();
+  // Without deadlines translated code cannot be stopped at a sample.
+  if (opt_.jit_regs_fixed || !opt_.jit_regs || !opt_.deadlines) samples_.next = UINT64_MAX;
+  tier2_on_ = opt_.tier2 && tier2::Compiler::available();
+}
+
+void JitEngine::emit_trampolines() {
+  arena_.reset_to(arena_.begin());
   // A configuration of each x64::HostRegs::layout.
   for (jit::PlanConfig c : {jit::PlanConfig{}, jit::PlanConfig{.count_events = 1u << pmu::kBranchMisses},
                             jit::PlanConfig{.record_mask = 1u << unsigned(TransferType::DirectCall)},
                             jit::PlanConfig{.record_mask = ctr::kRasEmu}})
     tramp_[host_regs(c).layout()] = x64::emit_trampolines(arena_, emitter_, host_regs(c));
   arena_start_ = arena_.cursor();
-  if (opt_.perf_map) {
-    perf_map_ = open_own_file(fmt::format("/tmp/perf-{}.map", getpid()));
-    name_trampolines();
+  name_trampolines();
+}
+
+void JitEngine::sample(const jit::BlockPlan& plan) {
+  samples_.due = false;
+  samples_.taken++;
+  // A sample's deadline falls in a block with a chance its length times its runs: weighed by one
+  // over its length, a block counts as often as its instructions run. Up to the first branch: a
+  // superblock goes on past its side exits, into code that may rarely run.
+  // (A plan may be empty: at the top of the address space its page's end wraps to 0.)
+  const uint32_t weight = 64 / std::max<uint32_t>(1, static_cast<uint32_t>(plan.insns.size())) + 1;
+  for (const jit::PlanInsn& p : plan.insns) {
+    int_register_uses(p.insn, [&](unsigned r) { samples_.uses[r] += weight; });
+    if (p.exit != jit::Exit::None) break;
   }
-  tier2_on_ = opt_.tier2 && tier2::Compiler::available();
+}
+
+bool JitEngine::sampled_at_deadline(Hart& h) {
+  // Any other deadline (a signal, --max-insns, a counter's overflow) is reached exactly, as before.
+  if (samples_.next == UINT64_MAX || h.deadline != samples_.next) return false;
+  Block* b = block_for(h);  // the block that did not start, in the cache
+  if (!b) return false;
+  sample(b->bc.plan);
+  // The deadline the sample's replaced is gone: reached here, at a block boundary, as a
+  // request_exit's is, the trap handler's on_budget sets it afresh from what it stands for (then
+  // adapt lowers it again), so one that happened to equal the sample's is not lost either. A host
+  // signal's request_exit (deadline 0) on this thread stands.
+  uint64_t expected = samples_.next;
+  samples_.next = h.instret + sample_period_;
+  std::atomic_ref<uint64_t>(h.deadline).compare_exchange_strong(expected, h.instret, std::memory_order_relaxed);
+  return true;
+}
+
+void JitEngine::adapt(Hart& h) {
+  // User mode only (flat memory): in system mode a sample's deadline exit kept a bare-metal test
+  // (diff.system.regress.fetch_top) from going on, which is not understood yet.
+  if (samples_.next == UINT64_MAX || !h.mem_limit) return;
+  if (h.instret >= samples_.next) {
+    samples_.due = true;
+    samples_.next = h.instret + sample_period_;
+  }
+  if (samples_.taken >= RegSamples::kWindow) {
+    // The registers by uses, ties in the current order; the first `n` are what translations without
+    // pinned registers keep.
+    std::array<uint8_t, 31> regs;
+    for (unsigned i = 0; i < regs.size(); i++) regs[i] = static_cast<uint8_t>(i + 1);
+    auto rank = [&](uint8_t r) { return std::find(order_.begin(), order_.end(), r) - order_.begin(); };
+    std::stable_sort(regs.begin(), regs.end(), [&](uint8_t a, uint8_t b) {
+      return samples_.uses[a] != samples_.uses[b] ? samples_.uses[a] > samples_.uses[b] : rank(a) < rank(b);
+    });
+    const unsigned n = host_regs(jit::PlanConfig{}).mapped;
+    uint64_t now = 0, best = 0, total = 0;
+    for (unsigned i = 0; i < n; i++) now += samples_.uses[order_[i]], best += samples_.uses[regs[i]];
+    for (uint32_t u : samples_.uses) total += u;
+    // Hysteresis: a flush costs the translation of everything hot again, so only for a clear gain.
+    if (best - now > total / 8) {
+      std::copy_n(regs.begin(), order_.size(), order_.begin());
+      flush_all(h);
+      emit_trampolines();
+      if (++stats_.remaps == RegSamples::kMaxRemaps) samples_.next = UINT64_MAX;
+    }
+    for (uint32_t& u : samples_.uses) u /= 2;
+    samples_.taken = 0;
+  }
+  // Atomically: a host signal's request_exit (deadline 0) on this thread must stand. What the
+  // deadline stood for before comes back at the sample (sampled_at_deadline).
+  std::atomic_ref<uint64_t> deadline(h.deadline);
+  for (uint64_t d = deadline.load(std::memory_order_relaxed);
+       d > samples_.next && !deadline.compare_exchange_weak(d, samples_.next, std::memory_order_relaxed);) {
+  }
 }
 
 bool JitEngine::load_tier2() {
@@ -95,6 +214,11 @@ std::string JitEngine::summary() const {
       stats_.blocks, (arena_.used() + 1023) / 1024, stats_.links, stats_.dispatches, stats_.table_lookups,
       stats_.invalidated, stats_.flushes);
   if (ctr_sites_.size()) s += fmt::format(", {} CTR sites", ctr_sites_.size());
+  if (opt_.jit_regs) {
+    s += "; guest registers in host registers:";
+    for (unsigned i = 0; i < opt_.jit_regs; i++) s += fmt::format(" {}", x_register_name(order_[i]));
+    s += fmt::format(" ({} changes)", stats_.remaps);
+  }
   if (opt_.tier2) {
     const double share = stats_.translated_insns ? 100.0 * stats_.tier2_insns / stats_.translated_insns : 0;
     s += fmt::format("; tier 2: {} regions compiled in {:.3f} s ({} failed), {} of the {} instructions run in "
@@ -151,7 +275,7 @@ JitEngine::~JitEngine() {
   // brisk_enter's, in the map).
   if (std::getenv("BRISK_JIT_DUMP")) {
     if (FILE* f = std::fopen(fmt::format("/tmp/perf-{}.code", getpid()).c_str(), "we")) {
-      std::fwrite(arena_.cursor() - arena_.used(), 1, arena_.used(), f);
+      std::fwrite(arena_.begin(), 1, arena_.used(), f);
       std::fclose(f);
     }
   }
@@ -433,7 +557,7 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
   // signal handler runs with MXCSR reset.
   if (ctx.uc_mcontext.fpregs) h.fflags |= kMxcsrToFflags[ctx.uc_mcontext.fpregs->mxcsr & 0x3f];
   const x64::HostRegs regs = host_regs(b->bc.plan.cfg);
-  for (unsigned i = 0; i < regs.mapped; i++) h.x[x64::kMappedGuestOrder[i]] = greg(x64::mapped_host_id(i));
+  for (unsigned i = 0; i < regs.mapped; i++) h.x[regs.order[i]] = greg(x64::mapped_host_id(i));
   if (regs.history) h.csr.pmu.predictor.history = static_cast<uint16_t>(greg(x64::gshare_history_host_id()));
   if (regs.misses())
     h.csr.pmu.events[static_cast<unsigned>(h.priv)][pmu::kBranchMisses] += greg(x64::branch_misses_host_id());
@@ -462,6 +586,7 @@ uint32_t JitEngine::run_unchained(Hart& h, unsigned n) {
 
 const x64::BlockCode* JitEngine::block(Hart& h) {
   Block* b = block_for(h);
+  if (b && samples_.due) sample(b->bc.plan);
   return b ? &b->bc : nullptr;
 }
 
@@ -482,6 +607,7 @@ uint32_t JitEngine::enter(Hart& h) {
   }
   Block* b = block_for(h);
   if (!b) return x64::kExitTrap;
+  if (samples_.due) sample(b->bc.plan);
   // A block of another view than the hart's: the exec loop first (the trace unit's next silent run).
   if (b->view != h.trace_view) {
     h.request_exit();
@@ -665,11 +791,15 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
   if (sigsetjmp(scope.resume, 0) && !traps.on_trap(h)) return;
   for (;;) {
     if (h.deadline_reached() && !traps.on_budget(h)) return;
+    adapt(h);
     switch (enter(h)) {
       case x64::kExitDispatch:
       case x64::kExitLink:
         break;
       case x64::kExitDeadline:
+        // Translated code goes on with the block that did not start, instead of interpreting up to
+        // the deadline (and translating the rest of the block after it).
+        if (sampled_at_deadline(h)) break;
         if (!step_to_deadline(h, traps)) return;
         break;
       case x64::kExitTrap:

@@ -49,6 +49,12 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // fault. Execution leaves its plan's instructions at a taken branch (a side exit) or at the end.
   const x64::BlockCode* block(Hart& h);
 
+  // At the exec loop's top, where no translated code runs (after on_budget): samples which guest
+  // registers the code uses, and when another order of x64::HostRegs would keep clearly more of
+  // those uses in host registers, takes it and flushes the code cache. Lowers h.deadline to the
+  // next sample.
+  void adapt(Hart& h);
+
   std::string summary() const override;
   bool reports_retired() const override { return true; }
 
@@ -62,6 +68,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
     uint64_t regions = 0, region_failures = 0;
     uint64_t compile_ns = 0;
     uint64_t tier2_insns = 0, translated_insns = 0;
+    uint64_t remaps = 0;  // changes of the order of mapped guest registers (adapt)
   };
   const Stats& stats() const { return stats_; }
 
@@ -150,8 +157,27 @@ class JitEngine final : public Engine, public HostFaultHooks {
     return tramp_[host_regs(c).layout()];
   }
   x64::HostRegs host_regs(const jit::PlanConfig& c) const {
-    return x64::host_regs(opt_.jit_regs, c.recording_mask(), c.counts_misses());
+    return x64::host_regs(opt_.jit_regs, c.recording_mask(), c.counts_misses(), order_);
   }
+  void emit_trampolines();  // at the arena's start, for order_
+  // The guest registers in host registers, and how adapt chooses them: register uses of the
+  // blocks about to run every sample_period_ instructions (sample(): the block a sample's deadline
+  // stopped, or, when the deadline was reached another way, the one enter() or block() returns
+  // next), decayed by half after each window of kWindow samples, at whose end a better order may
+  // replace the current one, at most kMaxRemaps times.
+  x64::GuestOrder order_ = x64::kMappedGuestOrder;
+  struct RegSamples {
+    static constexpr unsigned kWindow = 32, kMaxRemaps = 3;
+    std::array<uint32_t, 32> uses{};
+    uint64_t next = 0;   // instret of the next sample; UINT64_MAX: no more
+    unsigned taken = 0;  // in this window
+    bool due = false;    // the next block looked up is the sample
+  } samples_;
+  uint64_t sample_period_;
+  void sample(const jit::BlockPlan& plan);
+  // At a kExitDeadline of the sample's own deadline: samples the block at h.pc, which did not
+  // start, and leaves the deadline reached, for on_budget. False for any other deadline.
+  bool sampled_at_deadline(Hart& h);
   // The sites of CTR ring records, until a code-cache flush (flush_all).
   ctr::SiteTable ctr_sites_;
   uint8_t* arena_start_ = nullptr;  // first byte after the trampolines

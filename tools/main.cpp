@@ -40,6 +40,10 @@ void add_engine_options(CLI::App* cmd, brisk::EngineOptions& e) {
   cmd->add_option("--jit-regs", e.jit_regs, "Guest registers the JIT keeps in host registers (0-10)")
       ->check(CLI::Range(0, 10))
       ->group("Tuning");
+  cmd->add_flag("--jit-regs-fixed", e.jit_regs_fixed,
+                "Keep the same guest registers (a5, a4, a0, a3, a2, a6, a1, a7, sp, t1) in host registers all run, "
+                "instead of the ones the program uses most")
+      ->group("Tuning");
   cmd->add_flag("--perf-map", e.perf_map, "Name translated blocks by guest pc in /tmp/perf-PID.map, for perf on the host")
       ->group("Tuning");
   cmd->add_option("--tb-size", e.tb_size_mib,

@@ -22,6 +22,7 @@ class CodeArena {
   CodeArena(const CodeArena&) = delete;
   CodeArena& operator=(const CodeArena&) = delete;
 
+  uint8_t* begin() const { return base_; }
   uint8_t* cursor() const { return base_ + used_; }
   size_t used() const { return used_; }
   size_t left() const { return size_ - used_; }

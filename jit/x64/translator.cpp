@@ -93,9 +93,9 @@ void probe_lookup(x86::Assembler& a) {
 
 }  // namespace
 
-int mapped_host_reg(unsigned mapped_regs, unsigned guest) {
-  for (unsigned i = 0; i < mapped_regs; i++)
-    if (kMappedGuestOrder[i] == guest) return static_cast<int>(i);
+int mapped_host_reg(const HostRegs& regs, unsigned guest) {
+  for (unsigned i = 0; i < regs.mapped; i++)
+    if (regs.order[i] == guest) return static_cast<int>(i);
   return -1;
 }
 
@@ -110,11 +110,11 @@ CtrRecording ctr_recording(uint32_t record_mask) {
   return record_mask & ctr::kRasEmu ? CtrRecording::Buffer : CtrRecording::Ring;
 }
 
-HostRegs host_regs(unsigned jit_regs, uint32_t record_mask, bool counts_misses) {
+HostRegs host_regs(unsigned jit_regs, uint32_t record_mask, bool counts_misses, const GuestOrder& order) {
   const CtrRecording ctr = ctr_recording(record_mask);
   const bool history = ctr != CtrRecording::None || counts_misses;
   const unsigned pinned = history + (ctr == CtrRecording::Buffer ? 2 : history);
-  return {std::min(jit_regs, kMaxMappedRegs - pinned), ctr, history};
+  return {std::min(jit_regs, kMaxMappedRegs - pinned), ctr, history, order};
 }
 
 namespace {
@@ -123,7 +123,7 @@ namespace {
 // helper calls) and stored on the way out (and before them: the registers are loaded again before
 // translated code goes on).
 void load_mapped(x86::Assembler& a, const HostRegs& r) {
-  for (unsigned i = 0; i < r.mapped; i++) a.mov(kMappedHost[i], xreg(kMappedGuestOrder[i]));
+  for (unsigned i = 0; i < r.mapped; i++) a.mov(kMappedHost[i], xreg(r.order[i]));
   if (r.history) a.movzx(kGshareHistory.r32(), kHistoryMem);
   if (r.misses()) a.xor_(kBranchMisses.r32(), kBranchMisses.r32());
   if (r.ctr == CtrRecording::None) return;
@@ -138,7 +138,7 @@ void load_mapped(x86::Assembler& a, const HostRegs& r) {
 // With HostRegs::misses(), clobbers rcx: translated code runs in one privilege between loads (a helper
 // that changes it runs between a store and a load), so the count is the hart's current one's.
 void store_mapped(x86::Assembler& a, const HostRegs& r) {
-  for (unsigned i = 0; i < r.mapped; i++) a.mov(xreg(kMappedGuestOrder[i]), kMappedHost[i]);
+  for (unsigned i = 0; i < r.mapped; i++) a.mov(xreg(r.order[i]), kMappedHost[i]);
   if (r.history) a.mov(kHistoryMem, kGshareHistory.r16());
   if (r.misses()) {
     a.movzx(x86::ecx, x86::byte_ptr(kHart, static_cast<int32_t>(offsetof(Hart, priv))));
@@ -418,7 +418,7 @@ class BlockEmitter {
  private:
   // --- guest register access ---
   std::optional<Gp> mapped(unsigned r) const {
-    int m = r ? mapped_host_reg(cfg_.regs.mapped, r) : -1;
+    int m = r ? mapped_host_reg(cfg_.regs, r) : -1;
     if (m < 0) return std::nullopt;
     return kMappedHost[m];
   }

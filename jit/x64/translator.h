@@ -5,7 +5,8 @@
 //   rbp = Hart*, r15 = instret, rax/rcx/rdx = scratch,
 //   up to ten hot guest registers live in rbx, r12-r14 (callee-saved) and rsi, rdi, r8-r11 for the
 //   whole time translated code runs, across chained blocks; hart.x[] holds them only outside it and
-//   around helper calls.
+//   around helper calls. Which ten is the engine's (HostRegs::order): every translation and
+//   trampoline of a code cache has the same, and changing it flushes the cache.
 //   When the translation records CTR (ctr::record_mask is non-zero), r10 holds ctr::Ring::next
 //   and r11 pmu::Gshare::history instead of the last two guest registers; under RASEMU r10 holds
 //   ctr::State::wrptr_off and r9 -ctr::State::cycle_base too, in place of the last three. All on the
@@ -14,6 +15,7 @@
 //   them back to the hart wherever they write the guest registers (HostRegs).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -63,17 +65,20 @@ constexpr uint32_t lookup_index(uint64_t pc) {
 }
 
 constexpr unsigned kMaxMappedRegs = 10;
-// Guest registers in the order they get host registers: the most used ones in the hot loops of the
-// bench/ kernels, counted per executed instruction — a5, a4, a0, a3, a2, a6, a1, a7 lead by far,
-// then sp and t1 (s0, ra and s1 matter in call-heavy code, but less).
-constexpr uint8_t kMappedGuestOrder[kMaxMappedRegs] = {15, 14, 10, 13, 12, 16, 11, 17, 2, 6};
+// Guest registers in the order they get host registers (the first mapped ones of them do).
+using GuestOrder = std::array<uint8_t, kMaxMappedRegs>;
+// The order a run starts with, until the engine finds another one covers clearly more of its
+// register uses (JitEngine::adapt): the most used ones in the hot loops of the bench/ kernels,
+// counted per executed instruction — a5, a4, a0, a3, a2, a6, a1, a7 lead by far, then sp and t1
+// (s0, ra and s1 matter in call-heavy code, but less).
+constexpr GuestOrder kMappedGuestOrder = {15, 14, 10, 13, 12, 16, 11, 17, 2, 6};
 
 // Where translated code records CTR: nowhere (record mask zero), in ctr::Ring, or under RASEMU in
 // the buffer itself (csr/ctr.h).
 enum class CtrRecording : uint8_t { None, Ring, Buffer };
 CtrRecording ctr_recording(uint32_t record_mask);
 
-// What translated code keeps in host registers: the first `mapped` of kMappedGuestOrder, and, in the
+// What translated code keeps in host registers: the first `mapped` of `order`, and, in the
 // place of the last one to three of them, the gshare history (r11) wherever the predictor runs (CTR
 // records, or branch misses count); for CtrRecording::Ring the ring's record count (r10), for
 // Buffer WRPTR and the negated cycle base (r10, r9); without CTR, the branch misses counted since
@@ -83,13 +88,15 @@ struct HostRegs {
   unsigned mapped = kMaxMappedRegs;
   CtrRecording ctr = CtrRecording::None;
   bool history = false;
+  GuestOrder order = kMappedGuestOrder;
   bool misses() const { return history && ctr == CtrRecording::None; }
   // Translations of one layout share their trampolines.
   static constexpr unsigned kLayouts = 4;
   unsigned layout() const { return ctr == CtrRecording::None ? history : 1 + static_cast<unsigned>(ctr); }
 };
-// Those of translations with --jit-regs `jit_regs`, `record_mask`, and branch misses counted or not.
-HostRegs host_regs(unsigned jit_regs, uint32_t record_mask, bool counts_misses);
+// Those of translations with --jit-regs `jit_regs`, `record_mask`, branch misses counted or not, and
+// the engine's order.
+HostRegs host_regs(unsigned jit_regs, uint32_t record_mask, bool counts_misses, const GuestOrder& order);
 
 struct TranslateConfig {
   HostRegs regs;
@@ -154,8 +161,8 @@ struct Trampolines {
   uint8_t* dispatch = nullptr;
 };
 
-// The host register that holds guest register r, or -1.
-int mapped_host_reg(unsigned mapped_regs, unsigned guest);
+// Which of the mapped registers (the index of mapped_host_id) holds guest register r, or -1.
+int mapped_host_reg(const HostRegs& regs, unsigned guest);
 // Host register number (asmjit id) of the i-th mapped guest register.
 unsigned mapped_host_id(unsigned i);
 // Host register numbers of ctr::Ring::next (CtrRecording::Ring) or WRPTR's byte offset (Buffer),
