@@ -217,6 +217,8 @@ void on_trap_return(Hart& h, unsigned from_priv, bool from_virt, unsigned to_pri
 
 void sync_activity(Hart& h) { sync_at(h, h.instret); }
 
+uint64_t cycles_since_record(const Hart& h) { return cycle_counter(h.csr.ctr, h.instret) & ~kCyclesValid; }
+
 void reset_cycles(Hart& h) {
   sync_ring(h);
   State& c = h.csr.ctr;

@@ -242,6 +242,8 @@ void on_trap_return(Hart& h, unsigned from_priv, bool from_virt, unsigned to_pri
 void sync_activity(Hart& h);
 // CtrCycleCounter = 0 with CCV clear: on xctrctl writes and SCTRCLR.
 void reset_cycles(Hart& h);
+// CtrCycleCounter without CCV: the active cycles since the last record (after sync_ring).
+uint64_t cycles_since_record(const Hart& h);
 // CTR is active: the current mode is enabled for recording and CTR is not frozen.
 bool is_active(const Hart& h);
 // Hart::instret is about to be set from `from` to `to` (a new thread's hart starts at 0): the cycle

@@ -36,6 +36,9 @@ constexpr uint64_t kProgressNs = 250'000'000;
 constexpr unsigned kHottest = 10;
 // The first CTR window, in events per buffer entry (runtime/recorder.h).
 constexpr uint64_t kWindowPerEntry = 4;
+// Full stacks in a row within half the window that halve it: one alone would, where the spans of
+// stacks vary about half the window, halve it only for the next stacks to come out short.
+constexpr unsigned kNarrowToShrink = 8;
 
 bool counts_instructions(unsigned e) { return e == pmu::kInstructions || e == pmu::kCycles; }
 
@@ -116,6 +119,7 @@ void Recorder::start(const std::vector<Hart*>& harts) {
     st.wrptr = static_cast<unsigned>(ctr::sctrstatus(*h) & ctr::SCTRSTATUS_WRPTR);
     st.ctrctl = h->csr.ctr.mctrctl;
     st.window = kWindowPerEntry * ctr::depth(h->csr.ctr);
+    st.opened = h->instret;
     if (!opt_.exact && st.window < st.period) set_recording(*h, st, false);
   }
 }
@@ -128,6 +132,7 @@ void Recorder::set_recording(Hart& h, HartState& st, bool on) {
   ctr::write_ctrctl(h, on ? st.ctrctl : 0, false);
   h.deadline = deadline;
   st.recording = on;
+  st.opened = h.instret;
 }
 
 void Recorder::on_budget(Hart& h) {
@@ -152,8 +157,14 @@ void Recorder::on_budget(Hart& h) {
 
 void Recorder::take_sample(Hart& h, HartState& st, uint64_t count) {
   const unsigned depth = ctr::depth(h.csr.ctr);
-  emit(h, count - st.last, depth);
-  if (sample_.branches.size() < depth) st.window = std::min(2 * st.window, kMaxPeriod);
+  const uint64_t span = emit(h, count - st.last, depth);
+  const bool full = sample_.branches.size() == depth;
+  st.narrow = full && 2 * span < h.instret - st.opened ? st.narrow + 1 : 0;
+  if (!full) st.window = std::min(2 * st.window, st.period);
+  if (st.narrow == kNarrowToShrink) {
+    st.window = std::max(st.window / 2, kWindowPerEntry * depth);
+    st.narrow = 0;
+  }
   if (opt_.event.freq) {
     // As the kernel adapts a frequency event's period: toward FREQ samples per second of host
     // time, from the rate the events came at since the previous sample.
@@ -164,7 +175,8 @@ void Recorder::take_sample(Hart& h, HartState& st, uint64_t count) {
   }
   st.last = count;
   st.next = count + st.period;
-  if (st.recording && st.window < st.period) set_recording(h, st, false);
+  if (st.window >= st.period) st.opened = h.instret;  // CTR stays on: the next window starts here
+  else if (st.recording) set_recording(h, st, false);
 }
 
 void Recorder::drain(Hart& h, HartState& st) {
@@ -177,7 +189,7 @@ void Recorder::drain(Hart& h, HartState& st) {
   st.last = h.instret;
 }
 
-void Recorder::emit(Hart& h, uint64_t period, unsigned entries) {
+uint64_t Recorder::emit(Hart& h, uint64_t period, unsigned entries) {
   // The task first: a COMM it writes for a new address space must not be timed after the sample
   // it names, or perf (which orders records by time) shows that sample without the name.
   const Task t = task ? task(h) : Task{};
@@ -192,6 +204,9 @@ void Recorder::emit(Hart& h, uint64_t period, unsigned entries) {
   // each ctrdata only to decode it: this loop is most of a sample's cost.
   ctr::sync_ring(h);
   sample_.branches.resize(entries);
+  // The instructions back to the oldest record: the cycles since the youngest and the entries'
+  // counts, all but the oldest's (from before its record), read whole as b.cycles saturates.
+  uint64_t span = ctr::cycles_since_record(h), cycles = 0;
   unsigned n = 0;
   for (; n < entries; n++) {
     const ctr::Entry& e = ctr::physical_entry(h.csr.ctr, n);
@@ -200,10 +215,13 @@ void Recorder::emit(Hart& h, uint64_t period, unsigned entries) {
     b.from = e.source & ~ctr::CTRSOURCE_V;
     b.to = e.target & ~ctr::CTRTARGET_MISP;
     b.mispredicted = e.target & ctr::CTRTARGET_MISP;
-    b.cycles = static_cast<uint16_t>(std::min<uint64_t>(ctr::recorded_cycles(e), UINT16_MAX));
+    cycles = ctr::recorded_cycles(e);
+    span += cycles;
+    b.cycles = static_cast<uint16_t>(std::min<uint64_t>(cycles, UINT16_MAX));
     b.type = static_cast<uint8_t>(e.type & ctr::CTRDATA_TYPE);
   }
   sample_.branches.resize(n);
+  span -= cycles;
   for (auto& s : sinks_) s->sample(sample_);
   samples_++;
   by_mode_[static_cast<unsigned>(sample_.mode)]++;
@@ -213,6 +231,7 @@ void Recorder::emit(Hart& h, uint64_t period, unsigned entries) {
   depth_min_ = std::min(depth_min_, depth);
   depth_max_ = std::max(depth_max_, depth);
   handler_ns_ += now_ns() - start;
+  return span;
 }
 
 void Recorder::progress(uint64_t now) {

@@ -7,9 +7,12 @@
 //
 // CTR records only in a window before each sample: recording every transfer costs translated
 // code a store per branch, and a sample keeps only the last `depth` of them. The window opens
-// with the buffer cleared kWindowPerEntry * depth events before the sample; it doubles (up to the
-// period, where CTR records all the time) after a sample whose stack was not full, so that
-// straight-line code still fills it. Both depend only on the program, so the samples do too.
+// with the buffer cleared `window` events before the sample, kWindowPerEntry * depth at first. It
+// doubles (up to the period, where CTR records all the time) after a sample whose stack was not
+// full, so that straight-line code still fills it, and halves (down to where it started) after
+// kNarrowToShrink full stacks in a row whose records spanned less than half the instructions their
+// windows ran, so that it does not stay large once branches are dense again. All of it depends
+// only on the program and the period, so the samples do too.
 #pragma once
 
 #include <chrono>
@@ -92,6 +95,8 @@ class Recorder {
     uint64_t last_ns = 0;  // time of the previous sample
     unsigned wrptr = 0;    // --exact: sctrstatus.WRPTR at the previous drain
     uint64_t window = 0;   // events before a sample during which CTR records
+    uint64_t opened = 0;   // instret when the window opened (or the previous sample, if CTR stayed on)
+    unsigned narrow = 0;   // full stacks in a row that spanned less than half the window
     bool recording = true; // CTR is on (mctrctl = ctrctl), else off (0)
     uint64_t ctrctl = 0;   // mctrctl as ctr::configure set it
   };
@@ -101,7 +106,8 @@ class Recorder {
   HartState& state(const Hart& h);
   void take_sample(Hart& h, HartState& st, uint64_t count);
   void drain(Hart& h, HartState& st);
-  void emit(Hart& h, uint64_t period, unsigned entries);
+  // Returns the instructions (CTR's active cycles) from the stack's oldest record to the sample.
+  uint64_t emit(Hart& h, uint64_t period, unsigned entries);
   void progress(uint64_t now);
   void summary(const std::vector<Hart*>& harts);
 

@@ -5,9 +5,10 @@
 # only calls, an MMAP2 line that places the program, perf script text llvm-profgen turns into a
 # profile naming hot_loop; -e taken-branches, calls and returns totalling the --exact profile's
 # counts and -e branch-misses a gshare model's (record_loops.S); the CTR window on record_loops.S's
-# branch-poor loop; the progress line on a terminal (script(1)); record_fork.c's child not sampled
-# and its execve failing with ENOSYS; a dynamic Debian program under --sysroot with its libraries'
-# MMAP2 lines; and each bad input: one line, a non-zero exit, no output left behind.
+# branch-poor and branch-rich loops; the progress line on a terminal (script(1)); record_fork.c's
+# child not sampled and its execve failing with ENOSYS; a dynamic Debian program under --sysroot
+# with its libraries' MMAP2 lines; and each bad input: one line, a non-zero exit, no output left
+# behind.
 # shellcheck source=tests/integration/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -138,39 +139,48 @@ dsamples=$(grep -vc '^PERF_RECORD' "$WORK/d.script" || true)
 (($(grep -vc '^PERF_RECORD' "$WORK/cy.script") == instret / PERIOD)) || fail "-e cycles -c $PERIOD: not floor($instret / $PERIOD) samples"
 pass "no -c: $dsamples samples = floor($dinstret / 100003); -e cycles samples as instructions do"
 
-# --- the CTR window: 4 x depth instructions before each sample, doubled while stacks come out short
+# --- the CTR window: 4 x depth instructions before each sample, doubled after a short stack and
+# halved (to 4 x depth) after 8 full stacks in a row that spanned less than half of it
 # record_loops.S's branch-poor loop: a taken branch every 10 instructions, so a window of W
-# instructions holds about W / 10 of them. A stack's oldest entry (its CC counts from the window's
-# opening, so its own cycles are left out) was recorded the sum of the younger entries' cycles plus
-# the instructions since the youngest (the loop's, back from the sample's ip) before the sample: at
-# most W - 1. A short stack must reach back to within 10 of W, and double the next window (to at most
-# the period). At depth 16 the stacks are full from the third sample on, at depth 256 too.
+# instructions holds about W / 10 of them; its branch-rich loop, one every 2. A stack's oldest entry
+# (its CC counts from the window's opening, so its own cycles are left out) was recorded the sum of
+# the younger entries' cycles plus the instructions since the youngest (straight on from its target
+# to the sample's ip) before the sample: at most W - 1. A short stack must reach back to within 10
+# of W. The poor loop's stacks are full from the third sample on, its window 16 x depth. The rich
+# loop's full stacks span 2 x depth instructions: its first run, 6 samples, leaves the window as it
+# is, and the poor loop's second pass has only full stacks; its second run, 48 samples, brings the
+# window back to 4 x depth, so that the poor loop's third pass starts with two short stacks again.
 POOR=$WORK/record_poor
-riscv64-linux-gnu-gcc -nostdlib -static -DPOOR -DROUNDS=1000000 -o "$POOR" "$(dirname "$0")/record_loops.S" ||
+rounds=500000 rich=300000
+riscv64-linux-gnu-gcc -nostdlib -static -DPOOR -DROUNDS=$rounds -DRICH=$rich -o "$POOR" "$(dirname "$0")/record_loops.S" ||
     fail "cannot build record_loops.S -DPOOR"
-loop_start=$(printf '0x%s' "$(riscv64-linux-gnu-nm "$POOR" | awk '$3 == "_start" { print $1 }')")
-for dp in "16 10007" "256 100003"; do
-    read -r depth period <<<"$dp"
+period=100003
+for depth in 16 256; do
     "$BRISK" record --engine="$ENGINE" --format perfscript -o "$WORK/w.script" --ctr-depth "$depth" -c "$period" -- "$POOR" \
         >"$WORK/out" 2>"$WORK/err" || fail "record_loops -DPOOR: status $?: $(cat "$WORK/err")"
-    # The loop's first instruction is 8 bytes into _start, after li a1, ROUNDS (lui, addiw).
-    python3 - "$WORK/w.script" "$depth" "$period" $((loop_start + 8)) <<'PY' || fail "--ctr-depth $depth -c $period: the window"
+    python3 - "$WORK/w.script" "$depth" "$period" $((20 * rounds + 18 * rich)) <<'PY' || fail "--ctr-depth $depth -c $period: the window"
 import sys
-depth, period, loop = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-window, depths = 4 * depth, []
+depth, period, pass_instructions = map(int, sys.argv[2:])
+window, narrow, short, windows = 4 * depth, 0, [], [4 * depth]
 for i, line in enumerate(l for l in open(sys.argv[1]) if not l.startswith("PERF_RECORD")):
     ip, *stack = line.split()
     cycles = [int(e.split("/")[5]) for e in stack]
-    age = (int(ip, 16) - loop) // 4 + sum(cycles[:-1])
-    depths.append(len(stack))
+    age = (int(ip, 16) - int(stack[0].split("/")[1], 16)) // 4 + sum(cycles[:-1])
     if age > window - 1 or (len(stack) < depth and age < window - 10):
         sys.exit(f"sample {i + 1}: {len(stack)} entries, the oldest {age} instructions back, window {window}")
+    narrow = narrow + 1 if len(stack) == depth and 2 * age < window else 0
     if len(stack) < depth:
+        short.append(i + 1)
         window = min(2 * window, period)
-if depths[2:] != [depth] * (len(depths) - 2) or depths[0] >= depth or depths[1] >= depth:
-    sys.exit(f"stack depths {depths[:5]}...")
-print(f"ok: --ctr-depth {depth} -c {period}: {len(depths)} samples, depths {depths[0]}, {depths[1]}, then {depth};"
-      f" the oldest entries within windows of {4 * depth}, {8 * depth}, {16 * depth} instructions")
+    if narrow == 8:
+        window, narrow = max(window // 2, 4 * depth), 0
+    if window != windows[-1]:
+        windows.append(window)
+third = pass_instructions // period + 1  # the third poor pass's first sample, give or take one
+if windows != [k * depth for k in (4, 8, 16, 8, 4, 8, 16)] or \
+        short[:2] != [1, 2] or len(short) != 4 or abs(short[2] - third) > 1 or short[3] != short[2] + 1:
+    sys.exit(f"windows {windows}, short stacks at samples {short}")
+print(f"ok: --ctr-depth {depth} -c {period}: windows {windows}, short stacks at samples {short}")
 PY
     min=$(python3 -c "import sys; print(min(len(l.split()) - 1 for l in open(sys.argv[1]) if not l.startswith('PERF_RECORD')))" "$WORK/w.script")
     grep -Eq "^brisk record: branch stack depth min $min avg [0-9.]+ max $depth \(CTR depth $depth\); " "$WORK/err" ||
