@@ -382,12 +382,14 @@ void Impl::work(LlvmCompiler& c) {
     std::unique_lock busy(work_lock());
     lock.lock();
     if (stop) return;
-    auto [id, plans] = std::move(queue.front());
-    queue.pop_front();
-    lock.unlock();
-    Compiled r = c.compile(id, plans);
-    lock.lock();
-    done.push_back(std::move(r));
+    {
+      auto [id, plans] = std::move(queue.front());
+      queue.pop_front();
+      lock.unlock();
+      Compiled r = c.compile(id, plans);
+      lock.lock();
+      done.push_back(std::move(r));
+    }  // The plans are freed with work_lock held: a fork must not find this thread inside malloc.
     has_done.store(true, std::memory_order_release);
     if (opt.on_done) opt.on_done();
     busy.unlock();
