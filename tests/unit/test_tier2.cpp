@@ -134,9 +134,10 @@ class Tier2 : public ::testing::Test {
     EXPECT_TRUE(c.fn) << c.error;
     return c.fn;
   }
-  // The interpreter's run from the same state, to the first trap.
+  // The interpreter's run from the same state, to the first trap. A member, as a host fault
+  // leaves interpret() by siglongjmp, past any destructor.
+  Interpreter interp;
   void interpret(Hart& h) {
-    Interpreter interp;
     while (interp.step(h) != Status::Trap) {
     }
   }
