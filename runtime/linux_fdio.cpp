@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
@@ -267,9 +268,11 @@ int64_t LinuxUser::signalfd_read(SignalFd& s, int fd, const std::vector<iovec>& 
     }
     if (fl & O_NONBLOCK) return -EAGAIN;
     // Until a signal it watches is raised, or another deliverable one interrupts it (then as Linux's
-    // -ERESTARTSYS: restarted after a handler with SA_RESTART).
-    const int64_t r = wait_signals(std::nullopt, [](const sigset_t* host_mask) {
-      return host(::syscall(SYS_ppoll, nullptr, 0, nullptr, host_mask, kHostSigsetSize));
+    // -ERESTARTSYS: restarted after a handler with SA_RESTART). On the pipe that is readable while
+    // one is pending: wait_signals may take the signal in before it waits, blocked for the guest.
+    const int64_t r = wait_signals(std::nullopt, [&](const sigset_t* host_mask) {
+      pollfd ready{s.reader, POLLIN, 0};
+      return host(::syscall(SYS_ppoll, &ready, 1, nullptr, host_mask, kHostSigsetSize));
     });
     // exit_group's kick, too: the thread ends.
     if (r == -EINTR && (thread_ends() || (!(self().sig.pending & s.mask) && next_signal()))) return -EINTR;
