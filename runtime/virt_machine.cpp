@@ -15,6 +15,7 @@
 #include "runtime/diag.h"
 #include "runtime/elf_file.h"
 #include "runtime/error.h"
+#include "runtime/host_heap.h"
 #include "runtime/input_file.h"
 
 namespace brisk {
@@ -309,16 +310,15 @@ void VirtMachine::load_images() {
   // initrd right below it, where neither firmware nor kernel will be.
   MachineDesc d = describe();
   fdt_addr_ = (kRamBase + opt_.ram_size - kFdtAlign) & ~(kFdtAlign - 1);
-  std::vector<uint8_t> initrd;
   if (!opt_.initrd.empty()) {
-    initrd = read_input(opt_.initrd, "initrd", opt_.ram_size);
+    const InputFile initrd(opt_.initrd, "initrd", opt_.ram_size);
     d.initrd_end = fdt_addr_ & ~(Bus::kPage - 1);
     d.initrd_start = (d.initrd_end - initrd.size()) & ~(Bus::kPage - 1);
     d.initrd_end = d.initrd_start + initrd.size();
     if (initrd.size() >= fdt_addr_ - kernel_end || d.initrd_start < kernel_end)
       throw Error("-m {} MiB is too little memory for the kernel and the {} MiB initrd", opt_.ram_size >> 20,
                   initrd.size() >> 20);
-    std::memcpy(bus_.ram_ptr(d.initrd_start, initrd.size()), initrd.data(), initrd.size());
+    initrd.read(0, bus_.ram_ptr(d.initrd_start, initrd.size()), initrd.size());  // straight into RAM
   }
   fdt_ = build_fdt(d);
   if (fdt_.size() > kFdtAlign / 2) throw Error("the device tree is too large");
@@ -565,6 +565,8 @@ SystemResult VirtMachine::run() {
     write_fdt(fdt_, opt_.dumpdtb);
     return {};
   }
+  // The blocks' metadata of a boot (harts on host threads allocate from arenas of their own).
+  reserve_huge_heap(256u << 20);
   std::vector<Hart*> harts;
   for (auto& h : harts_) harts.push_back(h.get());
   if (opt_.recorder) opt_.recorder->start(harts);

@@ -1,14 +1,17 @@
 // Host memory for guest RAM (runtime/bus.cpp) and translated code (jit/x64/code_arena.h).
 #include "jit/x64/code_arena.h"
 #include "runtime/bus.h"
+#include "runtime/host_heap.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace brisk {
 namespace {
@@ -44,6 +47,23 @@ TEST(HostMemory, GuestRamStartsOnAHugePageAndAsksForThem) {
 TEST(HostMemory, CodeArenaAsksForHugePages) {
   x64::CodeArena arena(16 << 20);
   EXPECT_NE(vm_flags_of(arena.cursor() + (8 << 20)).find(" hg"), std::string::npos) << vm_flags_of(arena.cursor());
+}
+
+TEST(HostMemory, TheReservedHeapAsksForHugePagesAndStays) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "ASan's allocator has no brk heap; the build without it runs this";
+#endif
+  constexpr size_t kBytes = 64 << 20;
+  ASSERT_TRUE(reserve_huge_heap(kBytes));
+  const auto* top = static_cast<const char*>(sbrk(0));
+  EXPECT_NE(vm_flags_of(top - 1).find(" hg"), std::string::npos) << vm_flags_of(top - 1);
+  EXPECT_NE(vm_flags_of(top - (kBytes - (2 << 20))).find(" hg"), std::string::npos);
+  // What is allocated and freed again stays in the heap, reserved.
+  std::vector<void*> blocks;
+  for (int i = 0; i < 4096; i++) blocks.push_back(malloc(4096));
+  for (void* b : blocks) free(b);
+  EXPECT_EQ(sbrk(0), top);
+  EXPECT_FALSE(reserve_huge_heap(1 << 20));  // less than a huge page's worth
 }
 
 }  // namespace

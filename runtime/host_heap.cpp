@@ -1,0 +1,30 @@
+#include "runtime/host_heap.h"
+
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+namespace brisk {
+
+bool reserve_huge_heap(size_t bytes) {
+  constexpr uintptr_t kHuge = 2u << 20;
+  // glibc grows the heap by M_TOP_PAD beyond what a request needs, and keeps that much at its top
+  // when it trims: one growth now reserves `bytes`, which stay reserved.
+  if (bytes < 2 * kHuge || bytes > INT32_MAX || mallopt(M_TOP_PAD, static_cast<int>(bytes)) != 1) return false;
+  const auto start = reinterpret_cast<uintptr_t>(sbrk(0));
+  // Allocations below the mmap threshold until one has to grow the heap.
+  std::vector<void*> chunks;
+  chunks.reserve(64);
+  while (reinterpret_cast<uintptr_t>(sbrk(0)) == start && chunks.size() < chunks.capacity())
+    chunks.push_back(malloc(64 << 10));
+  for (void* c : chunks) free(c);
+  const auto end = reinterpret_cast<uintptr_t>(sbrk(0));
+  const uintptr_t lo = (start + kHuge - 1) & ~(kHuge - 1);
+  return end >= lo + bytes - kHuge && madvise(reinterpret_cast<void*>(lo), end - lo, MADV_HUGEPAGE) == 0;
+}
+
+}  // namespace brisk
