@@ -590,11 +590,23 @@ const x64::BlockCode* JitEngine::block(Hart& h) {
   return b ? &b->bc : nullptr;
 }
 
-bool JitEngine::step_to_deadline(Hart& h, TrapHandler& traps) {
+bool JitEngine::step_past_deadline(Hart& h, TrapHandler& traps) {
+  Status st = Status::Jump;  // none interpreted: h.pc is where a block begins
   while (!h.deadline_reached()) {
-    Status st = interp_.step(h);
+    st = interp_.step(h);
     if (st == Status::Exit) return false;
     if (st == Status::Trap && !traps.on_trap(h)) return false;
+  }
+  if (st != Status::Next) return true;
+  // Inside a block: after on_budget, on to the first taken transfer (at most a block's length), so
+  // that the exec loop goes on where blocks begin, not at a new block at each pc a deadline falls
+  // on (brisk record's samples and windows: docs/architecture.md, "Deadlines").
+  if (!traps.on_budget(h)) return false;
+  for (unsigned n = 0; n < jit::PlanConfig{}.max_insns && !h.deadline_reached(); n++) {
+    st = interp_.step(h);
+    if (st == Status::Exit) return false;
+    if (st == Status::Trap) return traps.on_trap(h);
+    if (st == Status::Jump) break;
   }
   return true;
 }
@@ -800,7 +812,7 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
         // Translated code goes on with the block that did not start, instead of interpreting up to
         // the deadline (and translating the rest of the block after it).
         if (sampled_at_deadline(h)) break;
-        if (!step_to_deadline(h, traps)) return;
+        if (!step_past_deadline(h, traps)) return;
         break;
       case x64::kExitTrap:
         if (!traps.on_trap(h)) return;

@@ -137,8 +137,9 @@ class JitEngine final : public Engine, public HostFaultHooks {
   Block* block_at_host(const void* p) const;
   // The block whose code holds host address p, and the fault site (inline load or store) there.
   std::pair<Block*, const x64::FaultSite*> fault_site_at(const void* host) const;
-  // Interprets up to the deadline; false if a trap handler said stop.
-  bool step_to_deadline(Hart& h, TrapHandler& traps);
+  // At a kExitDeadline: interprets up to the deadline and, if it fell inside the block that did
+  // not start, on to where that block ends or first leaves; false if a trap handler said stop.
+  bool step_past_deadline(Hart& h, TrapHandler& traps);
   // The LLVM tier: whether b may tier up, queuing it for compilation, and entering the regions that
   // are ready (from the exec loop, where no translated code runs, on the engine's own thread).
   bool tiers_up(const Hart& h, const Block& b) const;

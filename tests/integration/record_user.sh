@@ -82,6 +82,27 @@ cmp -s <(grep -v '^PERF_RECORD' "$WORK/a.script") <(grep -v '^PERF_RECORD' "$WOR
     fail "$ENGINE and $OTHER record different samples"
 pass "$ENGINE and $OTHER record the same $samples samples"
 
+# --- translations: a deadline that falls inside a block (a sample's, a window's) is interpreted
+# past, to the block's first taken transfer (runtime/jit_engine.cpp, step_past_deadline), so that
+# the exec loop goes on where blocks begin: brisk record translates blocks at the pcs brisk run
+# does, some again under the recording key, and at no other pc.
+if [[ $ENGINE == jit ]]; then
+    block_pcs() { awk '$3 ~ /^guest_/ { split($3, n, "_"); print n[2] }' "$1" | sort -u; }
+    "$BRISK" run --perf-map "$PROG" 300000 >/dev/null 2>&1 &
+    run_pid=$!
+    wait $run_pid || true
+    "$BRISK" record --perf-map --format perfscript -o "$WORK/map.script" -c $PERIOD -- "$PROG" 300000 >/dev/null 2>&1 &
+    rec_pid=$!
+    wait $rec_pid || true
+    run_map=/tmp/perf-$run_pid.map rec_map=/tmp/perf-$rec_pid.map
+    [[ -s $run_map && -s $rec_map ]] || fail "--perf-map wrote no $run_map or $rec_map"
+    extra=$(comm -13 <(block_pcs "$run_map") <(block_pcs "$rec_map") | head -5 | tr '\n' ' ')
+    pcs=$(block_pcs "$rec_map" | wc -l)
+    rm -f "$run_map" "$rec_map"
+    [[ -z $extra ]] || fail "brisk record -c $PERIOD translated blocks at pcs where brisk run's do not begin: $extra"
+    pass "brisk record -c $PERIOD: its blocks begin at $pcs pcs, all where brisk run's do"
+fi
+
 # --- llvm-profgen --------------------------------------------------------------------------------
 "$PROFGEN" --perfscript "$WORK/a.script" --binary "$PROG" --format=text --output "$WORK/a.prof" 2>"$WORK/profgen.err" ||
     fail "llvm-profgen rejected the perf script text: $(cat "$WORK/profgen.err")"
