@@ -68,7 +68,12 @@ class OutputFile {
   const char* what_;
   int fd_ = -1;
   pid_t owner_;  // a forked child's copy neither writes nor removes the temporary
-  std::unique_ptr<uint8_t[]> buf_, spare_;
+  struct Unmap {
+    void operator()(uint8_t* p) const;
+  };
+  using Buffer = std::unique_ptr<uint8_t[], Unmap>;
+  static Buffer new_buffer();  // kBufferSize bytes, every page present
+  Buffer buf_, spare_;
   size_t used_ = 0;
   uint64_t written_ = 0;
 

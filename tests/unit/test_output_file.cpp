@@ -123,6 +123,27 @@ TEST_F(OutputFileTest, TheWriterThreadRunsBelowTheHarts) {
   f.commit();
 }
 
+// Both 1 MiB buffers come with their pages present (runtime/output_file.cpp, new_buffer): filling
+// them faults no page in.
+TEST_F(OutputFileTest, FillsItsBuffersWithoutPageFaults) {
+  OutputFile f(dir_ + "/out", "test output");
+  const std::vector<uint8_t> data(768 * 1024, 0x5a);
+  auto faults = [] {
+    rusage u{};
+    getrusage(RUSAGE_THREAD, &u);
+    return u.ru_minflt;
+  };
+  const long first = faults();
+  f.write(data.data(), data.size());  // into the first buffer
+  EXPECT_EQ(faults() - first, 0) << "filling the first buffer";
+  f.write(data.data(), data.size());  // the first goes to the writer thread, this into the second
+  const long second = faults();
+  f.write(data.data(), 256 * 1024);   // the rest of the second, not touched yet
+  EXPECT_EQ(faults() - second, 0) << "filling the second buffer";
+  f.commit();
+  EXPECT_EQ(read_back().size(), 2 * data.size() + 256 * 1024);
+}
+
 // A forked child that destroys its copy (brisk's child unwinding after an error) leaves the
 // parent's temporary alone: the parent still commits the whole file.
 TEST_F(OutputFileTest, AForkedChildsCopyLeavesTheFileToItsParent) {
