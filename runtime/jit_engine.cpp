@@ -601,7 +601,9 @@ bool JitEngine::step_past_deadline(Hart& h, TrapHandler& traps) {
   // Inside a block: after on_budget, on to the first taken transfer (at most a block's length), so
   // that the exec loop goes on where blocks begin, not at a new block at each pc a deadline falls
   // on (brisk record's samples and windows: docs/architecture.md, "Deadlines").
+  const uint64_t pc = h.pc;
   if (!traps.on_budget(h)) return false;
+  if (h.pc != pc) return true;  // a trap or a signal handler: where a block begins
   for (unsigned n = 0; n < jit::PlanConfig{}.max_insns && !h.deadline_reached(); n++) {
     st = interp_.step(h);
     if (st == Status::Exit) return false;
