@@ -133,6 +133,19 @@ bool SystemMemory::translate(Hart& h, uint64_t va, Access a, uint64_t& pa, unsig
   return walk(h, va, a, priv, pa, level, count);
 }
 
+uint8_t* SystemMemory::tlb_hit(Hart& h, uint64_t va, Access a) const {
+  const Tlb& t = h.tlb[data_mmu_index(h)];
+  const TlbEntry& e = (a == Access::Write ? t.write : t.read)[(va >> 12) % Tlb::kSize];
+  return e.tag == (va & ~kPageMask) ? reinterpret_cast<uint8_t*>(va + e.addend) : nullptr;
+}
+
+void SystemMemory::invalidate_code(Hart& h, const uint8_t* host) {
+  // A write entry is never filled for a page with code, but the lockstep checker's interpreter runs
+  // on a copy of the hart whose TLB translation did not clear when the page became code.
+  const uint64_t pa = static_cast<uint64_t>(host - bus_.ram()) + bus_.ram_base();
+  if (bus_.has_code(pa) && hooks_.invalidate_page) hooks_.invalidate_page(h, pa & ~kPageMask);
+}
+
 void SystemMemory::fill_tlb(Hart& h, uint64_t va, uint64_t pa, Access a, unsigned level) {
   uint8_t* host = bus_.ram_ptr(pa & ~kPageMask, Bus::kPage);
   if (!host) return;  // MMIO is never cached
@@ -164,13 +177,20 @@ bool SystemMemory::access_one(Hart& h, uint64_t va, void* data, unsigned size, A
       if (!access_one(h, va + k, static_cast<uint8_t*>(data) + k, 1, a)) return false;
     return true;
   }
+  // The interpreter always comes here, and translated code for what its inline check cannot do
+  // (misaligned, MMIO, code pages): what the TLB has needs no walk and counts no miss.
+  if (uint8_t* p = tlb_hit(h, va, a)) {
+    if (a == Access::Write) {
+      invalidate_code(h, p);
+      copy_access(p, data, size);
+    } else {
+      copy_access(data, p, size);
+    }
+    return true;
+  }
+  pmu::count(h, pmu::kTlbMisses);
   uint64_t pa;
   unsigned level;
-  // The JIT's inline TLB check missed to get here, but the interpreter always comes here: count only what
-  // the TLB lacks.
-  const Tlb& t = h.tlb[data_mmu_index(h)];
-  const TlbEntry* set = a == Access::Write ? t.write : t.read;
-  if (set[(va >> 12) % Tlb::kSize].tag != (va & ~kPageMask)) pmu::count(h, pmu::kTlbMisses);
   if (!translate(h, va, a, pa, level)) return false;
   if (uint8_t* p = bus_.ram_ptr(pa, size)) {
     if (a == Access::Write) {
@@ -229,11 +249,17 @@ bool SystemMemory::store(Hart& h, uint64_t va, const void* in, unsigned size) {
 }
 
 void* SystemMemory::amo(Hart& h, uint64_t va, unsigned size) {
+  if (uint8_t* p = tlb_hit(h, va, Access::Write)) {
+    invalidate_code(h, p);
+    return p;
+  }
+  pmu::count(h, pmu::kTlbMisses);
   uint64_t pa;
   unsigned level;
   if (!translate(h, va, Access::Write, pa, level)) return nullptr;
   if (uint8_t* p = bus_.ram_ptr(pa, size)) {
     if (bus_.has_code(pa) && hooks_.invalidate_page) hooks_.invalidate_page(h, pa & ~kPageMask);
+    fill_tlb(h, va, pa, Access::Write, level);
     return p;
   }
   // Outside RAM only a device that is plain memory takes atomics (the Snitch cluster's TCDM).

@@ -54,6 +54,11 @@ class SystemMemory final : public HartEnv {
   bool translate(Hart& h, uint64_t va, Access a, uint64_t& pa, unsigned& level, bool count = true);
   bool walk(Hart& h, uint64_t va, Access a, unsigned priv, uint64_t& pa, unsigned& level, bool count);
   bool access_one(Hart& h, uint64_t va, void* data, unsigned size, Access a);
+  // RAM's host address for a data access at va if the TLB has its page (fill_tlb: RAM only, and for
+  // stores no page with translated code), else nullptr.
+  uint8_t* tlb_hit(Hart& h, uint64_t va, Access a) const;
+  // Drops the translations made from the page of RAM at host address `host`, before a store to it.
+  void invalidate_code(Hart& h, const uint8_t* host);
   void fill_tlb(Hart& h, uint64_t va, uint64_t pa, Access a, unsigned level);
   Status fault(Hart& h, uint64_t va, Access a, bool page_fault);
 

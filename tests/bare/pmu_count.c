@@ -33,12 +33,14 @@ static const uint64_t seq_events[] = {
  * mixed_lower(buf): the sequence between two reads of hpmcounter3; returns their difference.
  * ecalls_m(bits) / ecalls_lower(): three ecalls (a7 = 0) likewise.
  * walk_lower(pages): a load from each of 8 consecutive pages between two reads of hpmcounter3.
+ * walk_out_of_line_lower(pages): 4 amoadd.d on pages[0] and 4 misaligned loads from pages[1] likewise.
  * buf is 8 doublewords; the sequence clobbers t0-t5, a1-a3 and ft0-ft3. */
 uint64_t mixed_m(uint64_t bits, uint64_t *buf);
 uint64_t mixed_lower(uint64_t buf);
 void ecalls_m(uint64_t bits);
 uint64_t ecalls_lower(uint64_t unused);
 uint64_t walk_lower(uint64_t pages);
+uint64_t walk_out_of_line_lower(uint64_t pages);
 __asm__(
     "  .text\n"
     "  .option push\n"
@@ -128,6 +130,23 @@ __asm__(
     "  .rept 8\n"
     "  ld t3, 0(t0)\n"
     "  add t0, t0, t1\n"
+    "  .endr\n"
+    "  csrr a3, hpmcounter3\n"
+    "  sub a0, a3, a2\n"
+    "  ret\n"
+    /* The same for 4 AMOs on one page and 4 misaligned loads from the next, which run out of line. */
+    "  .p2align 8\n"
+    "  .globl walk_out_of_line_lower\n"
+    "walk_out_of_line_lower:\n"
+    "  li t1, 1\n"
+    "  li t2, 4097\n"
+    "  add t2, t2, a0\n"
+    "  csrr a2, hpmcounter3\n"
+    "  .rept 4\n"
+    "  amoadd.d zero, t1, (a0)\n"
+    "  ld t3, 0(t2)\n"
+    "  addi a0, a0, 8\n"
+    "  addi t2, t2, 8\n"
     "  .endr\n"
     "  csrr a3, hpmcounter3\n"
     "  sub a0, a3, a2\n"
@@ -249,6 +268,13 @@ static void page_walks(unsigned priv) {
       CHECK_EVENT(priv, events[k], 8, run_in(priv, walk_lower, (uint64_t)pages));
       CHECK(0, m_rec.count);
     }
+    /* AMOs and misaligned accesses run in C++ (runtime/mmu.cpp), which looks in the TLB first: one
+       walk and one miss a page. */
+    program3(events[k] | only[priv]);
+    csr_clear(mcountinhibit, CTR_HPM(3));
+    sfence_vma();
+    CHECK_EVENT(priv, events[k], 2, run_in(priv, walk_out_of_line_lower, (uint64_t)pages));
+    CHECK(0, m_rec.count);
   }
   vm_off();
 }
