@@ -8,13 +8,8 @@
 #include <set>
 #include <string>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define BRISK_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BRISK_ASAN 1
-#endif
-#endif
+#include "runtime/sanitizer.h"
+
 
 namespace brisk {
 

@@ -201,13 +201,14 @@ static void test_timerfd(void) {
     CHECK_EQ(read(tfd, &n, 8), -1);
     CHECK_EQ(errno, EAGAIN);
 
-    /* One expiry, 2 ms from now: reported through epoll, then read as a count of 1. */
-    struct itimerspec spec = {.it_value = {0, 2000000}}, old;
+    /* One expiry, 50 ms from now (long enough to be read back unexpired on a loaded machine, 2 ms
+     * was not under the sanitizers): reported through epoll, then read as a count of 1. */
+    struct itimerspec spec = {.it_value = {0, 50000000}}, old;
     memset(&old, 0x5a, sizeof old);
     CHECK_EQ(timerfd_settime(tfd, 0, &spec, &old), 0);
     CHECK_EQ(old.it_value.tv_sec | old.it_value.tv_nsec | old.it_interval.tv_sec | old.it_interval.tv_nsec, 0);
     CHECK_EQ(timerfd_gettime(tfd, &cur), 0);
-    CHECK(cur.it_value.tv_sec == 0 && cur.it_value.tv_nsec > 0 && cur.it_value.tv_nsec <= 2000000);
+    CHECK(cur.it_value.tv_sec == 0 && cur.it_value.tv_nsec > 0 && cur.it_value.tv_nsec <= 50000000);
     struct epoll_event ev[2];
     memset(ev, 0, sizeof ev);
     CHECK_EQ(epoll_wait(epfd, ev, 2, -1), 1);

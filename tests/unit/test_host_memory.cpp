@@ -2,6 +2,7 @@
 #include "jit/x64/code_arena.h"
 #include "runtime/bus.h"
 #include "runtime/host_heap.h"
+#include "runtime/sanitizer.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -50,7 +51,7 @@ TEST(HostMemory, CodeArenaAsksForHugePages) {
 }
 
 TEST(HostMemory, TheReservedHeapAsksForHugePagesAndStays) {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef BRISK_ASAN
   GTEST_SKIP() << "ASan's allocator has no brk heap; the build without it runs this";
 #endif
   constexpr size_t kBytes = 64 << 20;
