@@ -23,8 +23,9 @@ bool reserve_huge_heap(size_t bytes) {
     chunks.push_back(malloc(64 << 10));
   for (void* c : chunks) free(c);
   const auto end = reinterpret_cast<uintptr_t>(sbrk(0));
+  // It grew by `bytes` less the free top it had: advise from the first huge page on.
   const uintptr_t lo = (start + kHuge - 1) & ~(kHuge - 1);
-  return end >= lo + bytes - kHuge && madvise(reinterpret_cast<void*>(lo), end - lo, MADV_HUGEPAGE) == 0;
+  return end >= start + bytes - kHuge && madvise(reinterpret_cast<void*>(lo), end - lo, MADV_HUGEPAGE) == 0;
 }
 
 }  // namespace brisk

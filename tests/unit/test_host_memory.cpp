@@ -58,7 +58,7 @@ TEST(HostMemory, TheReservedHeapAsksForHugePagesAndStays) {
   ASSERT_TRUE(reserve_huge_heap(kBytes));
   const auto* top = static_cast<const char*>(sbrk(0));
   EXPECT_NE(vm_flags_of(top - 1).find(" hg"), std::string::npos) << vm_flags_of(top - 1);
-  EXPECT_NE(vm_flags_of(top - (kBytes - (2 << 20))).find(" hg"), std::string::npos);
+  EXPECT_NE(vm_flags_of(top - (kBytes - (4 << 20))).find(" hg"), std::string::npos);
   // What is allocated and freed again stays in the heap, reserved.
   std::vector<void*> blocks;
   for (int i = 0; i < 4096; i++) blocks.push_back(malloc(4096));
