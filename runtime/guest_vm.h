@@ -10,7 +10,6 @@
 
 #include "runtime/sanitizer.h"
 
-
 namespace brisk {
 
 class GuestVm {

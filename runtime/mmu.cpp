@@ -139,10 +139,11 @@ uint8_t* SystemMemory::tlb_hit(Hart& h, uint64_t va, Access a) const {
   return e.tag == (va & ~kPageMask) ? reinterpret_cast<uint8_t*>(va + e.addend) : nullptr;
 }
 
-void SystemMemory::invalidate_code(Hart& h, const uint8_t* host) {
-  // A write entry is never filled for a page with code, but the lockstep checker's interpreter runs
-  // on a copy of the hart whose TLB translation did not clear when the page became code.
-  const uint64_t pa = static_cast<uint64_t>(host - bus_.ram()) + bus_.ram_base();
+uint64_t SystemMemory::ram_pa(const uint8_t* host) const {
+  return static_cast<uint64_t>(host - bus_.ram()) + bus_.ram_base();
+}
+
+void SystemMemory::invalidate_code(Hart& h, uint64_t pa) {
   if (bus_.has_code(pa) && hooks_.invalidate_page) hooks_.invalidate_page(h, pa & ~kPageMask);
 }
 
@@ -181,7 +182,9 @@ bool SystemMemory::access_one(Hart& h, uint64_t va, void* data, unsigned size, A
   // (misaligned, MMIO, code pages): what the TLB has needs no walk and counts no miss.
   if (uint8_t* p = tlb_hit(h, va, a)) {
     if (a == Access::Write) {
-      invalidate_code(h, p);
+      // A write entry is never filled for a page with code, but the lockstep checker's interpreter
+      // runs on a copy of the hart whose write entries did not clear when the page became code.
+      invalidate_code(h, ram_pa(p));
       copy_access(p, data, size);
     } else {
       copy_access(data, p, size);
@@ -194,7 +197,7 @@ bool SystemMemory::access_one(Hart& h, uint64_t va, void* data, unsigned size, A
   if (!translate(h, va, a, pa, level)) return false;
   if (uint8_t* p = bus_.ram_ptr(pa, size)) {
     if (a == Access::Write) {
-      if (bus_.has_code(pa) && hooks_.invalidate_page) hooks_.invalidate_page(h, pa & ~kPageMask);
+      invalidate_code(h, pa);
       copy_access(p, data, size);
     } else {
       copy_access(data, p, size);
@@ -250,7 +253,7 @@ bool SystemMemory::store(Hart& h, uint64_t va, const void* in, unsigned size) {
 
 void* SystemMemory::amo(Hart& h, uint64_t va, unsigned size) {
   if (uint8_t* p = tlb_hit(h, va, Access::Write)) {
-    invalidate_code(h, p);
+    invalidate_code(h, ram_pa(p));
     return p;
   }
   pmu::count(h, pmu::kTlbMisses);
@@ -258,7 +261,7 @@ void* SystemMemory::amo(Hart& h, uint64_t va, unsigned size) {
   unsigned level;
   if (!translate(h, va, Access::Write, pa, level)) return nullptr;
   if (uint8_t* p = bus_.ram_ptr(pa, size)) {
-    if (bus_.has_code(pa) && hooks_.invalidate_page) hooks_.invalidate_page(h, pa & ~kPageMask);
+    invalidate_code(h, pa);
     fill_tlb(h, va, pa, Access::Write, level);
     return p;
   }

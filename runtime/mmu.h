@@ -57,8 +57,9 @@ class SystemMemory final : public HartEnv {
   // RAM's host address for a data access at va if the TLB has its page (fill_tlb: RAM only, and for
   // stores no page with translated code), else nullptr.
   uint8_t* tlb_hit(Hart& h, uint64_t va, Access a) const;
-  // Drops the translations made from the page of RAM at host address `host`, before a store to it.
-  void invalidate_code(Hart& h, const uint8_t* host);
+  uint64_t ram_pa(const uint8_t* host) const;
+  // Drops the translations made from the page of RAM at `pa`, before a store to it.
+  void invalidate_code(Hart& h, uint64_t pa);
   void fill_tlb(Hart& h, uint64_t va, uint64_t pa, Access a, unsigned level);
   Status fault(Hart& h, uint64_t va, Access a, bool page_fault);
 
