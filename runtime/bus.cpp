@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include "runtime/error.h"
+#include "runtime/host_heap.h"
 
 namespace brisk {
 
@@ -10,15 +11,8 @@ Bus::Bus(uint64_t ram_base, uint64_t ram_size) : ram_base_(ram_base), ram_size_(
   // Untouched RAM costs nothing on the host: the kernel hands out zero pages on first use. Host
   // huge pages (transparent, as QEMU asks for its RAM too) cut the host's TLB misses on guest memory;
   // RAM starts on a huge-page boundary so that the guest's 2 MiB-aligned ranges are whole host ones.
-  constexpr uint64_t kHugePage = 2 << 20;
-  void* p = mmap(nullptr, ram_size + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
-  if (p == MAP_FAILED) throw Error("cannot allocate {} MiB of guest RAM", ram_size >> 20);
-  const auto start = reinterpret_cast<uintptr_t>(p), aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
-  if (aligned != start) munmap(p, aligned - start);
-  munmap(reinterpret_cast<void*>(aligned + ram_size), start + kHugePage - aligned);
-  ram_ = reinterpret_cast<uint8_t*>(aligned);
-  madvise(ram_, ram_size, MADV_HUGEPAGE);  // only a hint: without THP, RAM stays in small pages
+  ram_ = map_huge(ram_size, MAP_NORESERVE);
+  if (!ram_) throw Error("cannot allocate {} MiB of guest RAM", ram_size >> 20);
   code_ = std::make_unique<std::atomic<uint8_t>[]>(ram_size / kPage);
 }
 

@@ -10,11 +10,20 @@
 
 namespace brisk {
 
+uint8_t* map_huge(size_t bytes, int flags) {
+  void* p = mmap(nullptr, bytes + kHostHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  const auto start = reinterpret_cast<uintptr_t>(p), aligned = (start + kHostHugePage - 1) & ~(kHostHugePage - 1);
+  if (aligned != start) munmap(p, aligned - start);
+  munmap(reinterpret_cast<void*>(aligned + bytes), start + kHostHugePage - aligned);
+  madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
+  return reinterpret_cast<uint8_t*>(aligned);
+}
+
 bool reserve_huge_heap(size_t bytes) {
-  constexpr uintptr_t kHuge = 2u << 20;
   // glibc grows the heap by M_TOP_PAD beyond what a request needs, and keeps that much at its top
   // when it trims: one growth now reserves `bytes`, which stay reserved.
-  if (bytes < 2 * kHuge || bytes > INT32_MAX || mallopt(M_TOP_PAD, static_cast<int>(bytes)) != 1) return false;
+  if (bytes < 2 * kHostHugePage || bytes > INT32_MAX || mallopt(M_TOP_PAD, static_cast<int>(bytes)) != 1) return false;
   const auto start = reinterpret_cast<uintptr_t>(sbrk(0));
   // Allocations below the mmap threshold until one has to grow the heap.
   std::vector<void*> chunks;
@@ -24,8 +33,8 @@ bool reserve_huge_heap(size_t bytes) {
   for (void* c : chunks) free(c);
   const auto end = reinterpret_cast<uintptr_t>(sbrk(0));
   // It grew by `bytes` less the free top it had: advise from the first huge page on.
-  const uintptr_t lo = (start + kHuge - 1) & ~(kHuge - 1);
-  return end >= start + bytes - kHuge && madvise(reinterpret_cast<void*>(lo), end - lo, MADV_HUGEPAGE) == 0;
+  const uintptr_t lo = (start + kHostHugePage - 1) & ~(kHostHugePage - 1);
+  return end >= start + bytes - kHostHugePage && madvise(reinterpret_cast<void*>(lo), end - lo, MADV_HUGEPAGE) == 0;
 }
 
 }  // namespace brisk

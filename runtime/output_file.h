@@ -42,6 +42,8 @@ class OutputFile {
     used_ += fill(buf_.get() + used_);
   }
   static constexpr size_t kMaxAppend = 64 * 1024;
+  // One huge page: each wakes the writer thread once, 340 samples of 256 branches.
+  static constexpr size_t kBufferSize = 2 << 20;
   // Bytes appended so far: the file offset of the next write.
   uint64_t size() const { return written_ + used_; }
   // Overwrites n bytes at offset `off`, which must lie within what was appended.
@@ -62,8 +64,6 @@ class OutputFile {
   [[noreturn]] void throw_too_large(size_t n) const;
   void remove_temporary() const;
 
-  // Each wakes the writer thread once: 1 MiB is 170 samples of 256 branches.
-  static constexpr size_t kBufferSize = 1024 * 1024;
   std::string path_, tmp_;  // tmp_: empty when writing the path in place
   const char* what_;
   int fd_ = -1;

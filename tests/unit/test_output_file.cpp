@@ -30,14 +30,15 @@ class OutputFileTest : public TempDirTest {
   }
 };
 
-// Chunks of every size around the 1 MiB buffer, one larger than it, and a patch of bytes long
+// Chunks of every size around the buffer, one larger than it, and a patch of bytes long
 // written out: the file holds exactly the bytes in order.
 TEST_F(OutputFileTest, WritesEveryByteInOrder) {
   std::vector<uint8_t> expected;
   {
     OutputFile f(dir_ + "/out", "test output");
     uint32_t x = 1;
-    for (size_t n : {size_t(1), size_t(100), size_t(4096), size_t(800000), size_t(270000), size_t(1200000), size_t(3)}) {
+    constexpr size_t kBuffer = OutputFile::kBufferSize;
+    for (size_t n : {size_t(1), size_t(100), size_t(4096), kBuffer * 3 / 4, kBuffer / 4 + 7, kBuffer + 4099, size_t(3)}) {
       std::vector<uint8_t> chunk(n);
       for (auto& b : chunk) b = static_cast<uint8_t>((x = x * 1103515245 + 12345) >> 16);
       for (int rep = 0; rep < 3; rep++) {
@@ -106,7 +107,7 @@ TEST_F(OutputFileTest, AppendsRecordsBuiltInPlace) {
 // so that waking it does not take a busy machine's CPU from the guest being sampled.
 TEST_F(OutputFileTest, TheWriterThreadRunsBelowTheHarts) {
   OutputFile f(dir_ + "/out", "test output");
-  const std::vector<uint8_t> data(768 * 1024, 0x5a);
+  const std::vector<uint8_t> data(OutputFile::kBufferSize * 3 / 4, 0x5a);
   f.write(data.data(), data.size());
   f.write(data.data(), data.size());  // the first buffer is full: the writer thread starts
   f.write_at(0, data.data(), 1);       // and has written it (and set its priority first)
@@ -124,14 +125,14 @@ TEST_F(OutputFileTest, TheWriterThreadRunsBelowTheHarts) {
   f.commit();
 }
 
-// Both 1 MiB buffers come with their pages present (runtime/output_file.cpp, new_buffer): filling
+// Both buffers come with their pages present (runtime/output_file.cpp, new_buffer): filling
 // them faults no page in.
 TEST_F(OutputFileTest, FillsItsBuffersWithoutPageFaults) {
 #ifdef BRISK_ASAN
   GTEST_SKIP() << "ASan faults in its shadow of the buffers as they fill; the build without it runs this";
 #endif
   OutputFile f(dir_ + "/out", "test output");
-  const std::vector<uint8_t> data(768 * 1024, 0x5a);
+  const std::vector<uint8_t> data(OutputFile::kBufferSize * 3 / 4, 0x5a);
   auto faults = [] {
     rusage u{};
     getrusage(RUSAGE_THREAD, &u);
@@ -142,17 +143,17 @@ TEST_F(OutputFileTest, FillsItsBuffersWithoutPageFaults) {
   EXPECT_EQ(faults() - first, 0) << "filling the first buffer";
   f.write(data.data(), data.size());  // the first goes to the writer thread, this into the second
   const long second = faults();
-  f.write(data.data(), 256 * 1024);   // the rest of the second, not touched yet
+  f.write(data.data(), OutputFile::kBufferSize / 4);  // the rest of the second, not touched yet
   EXPECT_EQ(faults() - second, 0) << "filling the second buffer";
   f.commit();
-  EXPECT_EQ(read_back().size(), 2 * data.size() + 256 * 1024);
+  EXPECT_EQ(read_back().size(), 2 * data.size() + OutputFile::kBufferSize / 4);
 }
 
 // A forked child that destroys its copy (brisk's child unwinding after an error) leaves the
 // parent's temporary alone: the parent still commits the whole file.
 TEST_F(OutputFileTest, AForkedChildsCopyLeavesTheFileToItsParent) {
   auto f = std::make_unique<OutputFile>(dir_ + "/out", "test output");
-  const std::vector<uint8_t> data(768 * 1024, 0x5a);
+  const std::vector<uint8_t> data(OutputFile::kBufferSize * 3 / 4, 0x5a);
   f->write(data.data(), data.size());
   f->write(data.data(), data.size());  // the writer thread is running
   const pid_t child = fork();
