@@ -122,7 +122,7 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), main_(std::make_unique
   }
   vm_.set_brk_start(exe.end);
   if (vm_.map(GuestVm::kStackTop - GuestVm::kStackSize, GuestVm::kStackSize, PROT_READ | PROT_WRITE,
-              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) < 0)
+              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_STACK, -1, 0) < 0)
     throw Error("cannot map the guest stack");
 
   main_->hart.mem_base = vm_.base();

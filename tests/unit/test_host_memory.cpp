@@ -1,10 +1,14 @@
-// Host memory for guest RAM (runtime/bus.cpp) and translated code (jit/x64/code_arena.h).
+// Host memory for guest RAM (runtime/bus.cpp, runtime/guest_vm.cpp), translated code
+// (jit/x64/code_arena.h) and the heap (runtime/host_heap.cpp).
 #include "jit/x64/code_arena.h"
 #include "runtime/bus.h"
+#include "runtime/guest_vm.h"
 #include "runtime/host_heap.h"
 #include "runtime/sanitizer.h"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -48,6 +52,30 @@ TEST(HostMemory, GuestRamStartsOnAHugePageAndAsksForThem) {
 TEST(HostMemory, CodeArenaAsksForHugePages) {
   x64::CodeArena arena(16 << 20);
   EXPECT_NE(vm_flags_of(arena.cursor() + (8 << 20)).find(" hg"), std::string::npos) << vm_flags_of(arena.cursor());
+}
+
+// User mode's private anonymous memory asks for huge pages, a stack does not, and the guest's own
+// advice reaches the host ("nh": MADV_NOHUGEPAGE).
+TEST(HostMemory, UserModeMemoryAsksForHugePagesButNotForStacks) {
+  GuestVm vm;
+  constexpr uint64_t kHeap = 0x10000000, kStack = 0x20000000, kFile = 0x30000000, kLen = 8 << 20;
+  ASSERT_EQ(vm.map(kHeap, kLen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0),
+            static_cast<int64_t>(kHeap));
+  ASSERT_EQ(vm.map(kStack, kLen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_STACK, -1, 0),
+            static_cast<int64_t>(kStack));
+  const int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(vm.map(kFile, 4096, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0), static_cast<int64_t>(kFile));
+  close(fd);
+  EXPECT_NE(vm_flags_of(vm.base() + kHeap + (4 << 20)).find(" hg"), std::string::npos);
+  EXPECT_EQ(vm_flags_of(vm.base() + kStack + (4 << 20)).find(" hg"), std::string::npos)
+      << vm_flags_of(vm.base() + kStack);
+  EXPECT_EQ(vm_flags_of(vm.base() + kFile).find(" hg"), std::string::npos) << vm_flags_of(vm.base() + kFile);
+  EXPECT_EQ(vm.advise(kHeap, 2 << 20, MADV_NOHUGEPAGE), 0);
+  EXPECT_NE(vm_flags_of(vm.base() + kHeap).find(" nh"), std::string::npos) << vm_flags_of(vm.base() + kHeap);
+  EXPECT_NE(vm_flags_of(vm.base() + kHeap + (4 << 20)).find(" hg"), std::string::npos);
+  EXPECT_EQ(vm.advise(kStack, 2 << 20, MADV_HUGEPAGE), 0);
+  EXPECT_NE(vm_flags_of(vm.base() + kStack).find(" hg"), std::string::npos) << vm_flags_of(vm.base() + kStack);
 }
 
 TEST(HostMemory, TheReservedHeapAsksForHugePagesAndStays) {
