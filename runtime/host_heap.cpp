@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "runtime/zeroed.h"
+
 namespace brisk {
 
 uint8_t* map_huge(size_t bytes, int flags) {
@@ -35,6 +37,22 @@ bool reserve_huge_heap(size_t bytes) {
   // It grew by `bytes` less the free top it had: advise from the first huge page on.
   const uintptr_t lo = (start + kHostHugePage - 1) & ~(kHostHugePage - 1);
   return end >= start + bytes - kHostHugePage && madvise(reinterpret_cast<void*>(lo), end - lo, MADV_HUGEPAGE) == 0;
+}
+
+ZeroedPool::ZeroedPool(size_t bytes)
+    : size_((bytes + kHostHugePage - 1) & ~(kHostHugePage - 1)) {
+  base_ = map_huge(size_, MAP_NORESERVE);
+}
+
+ZeroedPool::~ZeroedPool() {
+  if (base_) munmap(base_, size_);
+}
+
+void* ZeroedPool::take(size_t bytes, size_t align) {
+  const size_t at = (used_ + align - 1) & ~(align - 1);
+  if (!base_ || at > size_ || bytes > size_ - at) return nullptr;
+  used_ = at + bytes;
+  return base_ + at;
 }
 
 }  // namespace brisk

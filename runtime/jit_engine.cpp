@@ -425,7 +425,7 @@ JitEngine::LookupTable& JitEngine::lookup_for(Hart& h, uint64_t mode, uint64_t v
   if (!t) {
     // Zero slots are empty for every pc but 0, whose slot is the first.
     static_assert(x64::lookup_index(0) == 0);
-    t = make_zeroed<LookupTable>();
+    t = make_zeroed<LookupTable>(&tables_);
     t->entries[0] = {};
   }
   return *t;

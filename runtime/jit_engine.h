@@ -17,6 +17,7 @@
 #include "runtime/block_table.h"
 #include "runtime/engine.h"
 #include "runtime/host_fault.h"
+#include "runtime/host_heap.h"
 #include "runtime/interp.h"
 #include "runtime/zeroed.h"
 
@@ -188,7 +189,11 @@ class JitEngine final : public Engine, public HostFaultHooks {
     Key key;
     Block* block;  // nullptr: empty
   };
-  ZeroedPtr<std::array<Recent, x64::kLookupEntries>> recent_ = make_zeroed<std::array<Recent, x64::kLookupEntries>>();
+  // The exec loop's and translated code's dispatch tables (runtime/zeroed.h): recent_ and the first
+  // lookup tables share one huge page.
+  ZeroedPool tables_{kHostHugePage};
+  ZeroedPtr<std::array<Recent, x64::kLookupEntries>> recent_ =
+      make_zeroed<std::array<Recent, x64::kLookupEntries>>(&tables_);
   std::unordered_map<uint64_t, std::vector<Block*>> by_page_;  // physical page -> blocks made from it
   // Blocks by where their code starts, in the order the arena gave it out: sorted until it is reset.
   std::vector<Block*> by_code_;

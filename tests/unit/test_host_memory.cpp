@@ -5,12 +5,15 @@
 #include "runtime/guest_vm.h"
 #include "runtime/host_heap.h"
 #include "runtime/sanitizer.h"
+#include "runtime/zeroed.h"
 
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -76,6 +79,26 @@ TEST(HostMemory, UserModeMemoryAsksForHugePagesButNotForStacks) {
   EXPECT_NE(vm_flags_of(vm.base() + kHeap + (4 << 20)).find(" hg"), std::string::npos);
   EXPECT_EQ(vm.advise(kStack, 2 << 20, MADV_HUGEPAGE), 0);
   EXPECT_NE(vm_flags_of(vm.base() + kStack).find(" hg"), std::string::npos) << vm_flags_of(vm.base() + kStack);
+}
+
+// Tables from a ZeroedPool are zero, in one huge page that asks for huge pages, and a table the
+// pool has no room for comes from calloc instead (and is freed as such).
+TEST(HostMemory, ZeroedTablesComeFromAHugePageWhileItHasRoom) {
+  struct Table {
+    std::array<uint64_t, 96 * 1024> words;  // 768 KiB: two fit in a huge page, the third does not
+  };
+  ZeroedPool pool(kHostHugePage);
+  ZeroedPtr<Table> a = make_zeroed<Table>(&pool), b = make_zeroed<Table>(&pool), c = make_zeroed<Table>(&pool);
+  EXPECT_TRUE(a.get_deleter().pooled);
+  EXPECT_TRUE(b.get_deleter().pooled);
+  EXPECT_FALSE(c.get_deleter().pooled);
+  const auto at = [](const auto& p) { return reinterpret_cast<uintptr_t>(p.get()); };
+  EXPECT_EQ(at(a) % kHostHugePage, 0u);
+  EXPECT_EQ(at(b), at(a) + sizeof(Table));
+  EXPECT_NE(vm_flags_of(b.get()).find(" hg"), std::string::npos) << vm_flags_of(b.get());
+  for (const auto* t : {a.get(), b.get(), c.get()})
+    EXPECT_TRUE(std::all_of(t->words.begin(), t->words.end(), [](uint64_t w) { return w == 0; }));
+  EXPECT_EQ(pool.take(kHostHugePage / 4 + 1, 1), nullptr);  // 512 KiB are left
 }
 
 TEST(HostMemory, TheReservedHeapAsksForHugePagesAndStays) {
