@@ -1,7 +1,7 @@
-// Large tables whose empty state is all zero bytes, taken from calloc: glibc serves a block this
-// big from fresh mmap'd pages, which are zero already, so a page of the table costs its fault only
-// when the table first uses it. Filling them at construction touched about 300 pages, a third of
-// the page faults of a short run's start-up.
+// Large tables whose empty state is all zero bytes, taken from fresh memory, which is zero already:
+// a ZeroedPool's huge page, or calloc, which glibc serves from fresh mmap'd pages for a block this
+// big, so that a page of the table costs its fault only when the table first uses it. Filling them
+// at construction touched about 300 pages, a third of the page faults of a short run's start-up.
 #pragma once
 
 #include <cstddef>
