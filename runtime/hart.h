@@ -178,6 +178,7 @@ struct Hart {
   SnitchCorePort* snitch_core = nullptr;  // with Ext::Xssr or Ext::Xfrep
   csr::State csr;
   uint64_t hartid = 0;
+  uint64_t mem_guard = 0;  // bytes past mem_limit reserved on the host with no access (GuestVm::kGuard)
 
   // --- caches last, so that the architectural state before them copies in one piece (copy_state) ---
   Tlb tlb[kMmuCount];  // system mode only

@@ -318,6 +318,7 @@ x64::TranslateConfig JitEngine::config(const Hart& h) {
   cfg.deadlines = opt_.deadlines;
   cfg.flat_limit = h.mem_limit;
   cfg.flat_base = reinterpret_cast<uint64_t>(h.mem_base);
+  cfg.flat_guard = h.mem_guard;
   cfg.mmu_index = h.mem_limit ? 0u : static_cast<unsigned>(data_mmu_index(h));
   cfg.fp_inline = fp_dirty_state(h);
   cfg.frm_rne = h.frm == 0;

@@ -127,6 +127,7 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), main_(std::make_unique
 
   main_->hart.mem_base = vm_.base();
   main_->hart.mem_limit = GuestVm::kLimit;
+  main_->hart.mem_guard = GuestVm::kGuard;
   main_->hart.env = this;
   main_->hart.priv = Priv::U;
   // What Linux gives a process: FP state on, the counters readable, and cbo.zero, cbo.clean and

@@ -397,6 +397,7 @@ class BlockEmitter {
         case jit::Exit::Side: emit_side_exit(p); break;
         default: emit_terminator(p); continue;
       }
+      checked_[p.insn.rd] = kUnchecked;  // (rd may name an f register, or be a store's immediate bits)
       pending_++;
       count_static(p, pend_ev_);
       if (idx_ + 1 == n) emit_direct_exit(plan_.end_pc, 0);
@@ -558,6 +559,7 @@ class BlockEmitter {
     ring_r15_stored_ = false;
     flags_folded_ = false;  // C++ may fold MXCSR and reload it
     fcache_.fill(-1);       // and clobbers every xmm register, and may write any f register
+    checked_.fill(kUnchecked);  // or x register
     if (!plan_.cfg.counts()) {  // the shared thunk; counted events need the pending counts inline
       call_thunk(tramp_.helper, pending_);
       pending_ = 0;
@@ -1273,6 +1275,13 @@ class BlockEmitter {
   // Computes the guest address and returns the host operand for the access, jumping to `slow` when
   // the fast path cannot do it: outside flat memory (user mode), or a software-TLB miss (system mode).
   Mem host_operand(const Insn& i, unsigned size, bool store, Label slow) {
+    const bool flat64 = cfg_.flat_limit && !plan_.cfg.rv32 && i.rs1 && i.imm >= -2048 && i.imm < 2048;
+    if (flat64 && checked_[i.rs1] <= i.imm && uint64_t(i.imm - checked_[i.rs1]) + size <= cfg_.flat_guard) {
+      // x[rs1] + imm < flat_limit + flat_guard, and no higher: past the limit the host faults, and
+      // the fault is the guest's page fault at this access (runtime/host_fault.h).
+      return x86::ptr(src(i.rs1, x86::rax), static_cast<int32_t>(cfg_.flat_base + i.imm), size);
+    }
+    if (flat64) checked_[i.rs1] = std::min(checked_[i.rs1], static_cast<int32_t>(i.imm));
     Gp s = src(i.rs1, x86::rax);
     if (plan_.cfg.rv32) {
       a_.lea(x86::eax, x86::ptr(s, static_cast<int32_t>(i.imm)));  // wraps at 2^32 and zero-extends
@@ -1871,6 +1880,16 @@ class BlockEmitter {
   std::array<int8_t, 32> fcache_ = filled_fcache();
   unsigned fcache_next_ = 0;  // round robin over xmm2-xmm15
   std::vector<std::array<int8_t, 32>> fcache_snapshots_;  // the copies where each slow path rejoins
+  // Flat memory: for each x register unchanged since an access based on it checked the limit in this
+  // block, the lowest offset checked (kUnchecked: none). A slow path of that check never rejoins
+  // (past the limit a user-mode access traps), so code after it knows x[r] + offset < flat_limit.
+  static constexpr int32_t kUnchecked = INT32_MAX;
+  std::array<int32_t, 32> checked_ = filled_checked();
+  static std::array<int32_t, 32> filled_checked() {
+    std::array<int32_t, 32> c;
+    c.fill(kUnchecked);
+    return c;
+  }
   const jit::BlockPlan& plan_;
 };
 

@@ -103,6 +103,9 @@ struct TranslateConfig {
   bool deadlines = false;       // check hart.deadline at every block entry
   uint64_t flat_limit = 0;      // guest va < flat_limit is at host flat_base + va (user mode); 0: none
   uint64_t flat_base = 0;       // below 2 GiB: a displacement in every access
+  // Bytes past flat_limit where the host faults (Hart::mem_guard): an access whose base register an
+  // earlier one in the block checked, at an offset at most this much below, needs no check of its own.
+  uint64_t flat_guard = 0;
   unsigned mmu_index = 0;       // without flat memory: which of the hart's TLBs data accesses use
   // FP arithmetic inline on SSE (needs mstatus.FS Dirty, so nothing has to mark it): when the rounding
   // mode resolves to RNE (frm_rne covers rm = DYN); fused multiply-adds also need the host's FMA3.
