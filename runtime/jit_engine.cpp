@@ -371,6 +371,7 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   if (!jit::plan_block(h, plan_cfg, plan_)) return nullptr;
   b->bc.plan = plan_;
   x64::TranslateConfig cfg = config(h);
+  cfg.loops = max_insns == 0;
   const bool hot_count = tiers_up(h, *b) && opt_.tier2_threshold;
   if (hot_count) {
     b->heat = opt_.tier2_threshold;

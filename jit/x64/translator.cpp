@@ -596,15 +596,17 @@ class BlockEmitter {
   // Leaves before the block if running it could pass hart.deadline: a compare, no read-modify-write.
   void emit_deadline_check() {
     const int32_t n = static_cast<int32_t>(plan_.insns.size());
-    Label out = a_.newLabel();
+    deadline_out_ = a_.newLabel();
     a_.lea(x86::rax, x86::ptr(kInstretReg, n));
     a_.cmp(x86::rax, hart_q(offsetof(Hart, deadline)));
-    a_.ja(out);
-    slow_paths_.push_back([this, out] {
-      a_.bind(out);
+    a_.ja(deadline_out_);
+    slow_paths_.push_back([this] {
+      a_.bind(deadline_out_);
       set_pc(plan_.pc);
       exit_with(kExitDeadline);
     });
+    body_ = a_.newLabel();
+    a_.bind(body_);
   }
 
   // Counts the entry for the LLVM tier; the one that reaches zero leaves before the block.
@@ -715,9 +717,22 @@ class BlockEmitter {
   }
 
   // A chainable exit to a known pc, counting `retired` more instructions.
+  // Whether an exit to `target` may go straight back into this block, past its deadline check (which
+  // it makes itself): a loop in one block. Not where the LLVM tier counts entries (hot_counter).
+  bool loops_back(uint64_t target) const {
+    return target == plan_.pc && cfg_.loops && body_.isValid() && !cfg_.hot_counter;
+  }
   void emit_direct_exit(uint64_t target, unsigned retired, const jit::PlanInsn* last = nullptr, bool taken = false) {
     emit_exit_events(last, taken);
     add_instret(pending_ + retired);
+    if (loops_back(target)) {
+      // Back to this block's start: its deadline check, then straight on (no link, no second jump).
+      a_.lea(x86::rax, x86::ptr(kInstretReg, static_cast<int32_t>(plan_.insns.size())));
+      a_.cmp(x86::rax, hart_q(offsetof(Hart, deadline)));
+      a_.jbe(body_);
+      a_.jmp(deadline_out_);
+      return;
+    }
     Label stub = a_.newLabel(), site = a_.newLabel();
     const size_t index = b_.exits.size();
     b_.exits.push_back({static_cast<uint32_t>(a_.offset()), 0, target});
@@ -780,7 +795,8 @@ class BlockEmitter {
   }
 
   // Jumps to `taken` (bound by the caller) when the branch is taken.
-  void emit_branch_test(const Insn& i, Label taken) {
+  // Jumps to `to` when the branch is taken, or with `when_taken` false, when it is not.
+  void emit_branch_test(const Insn& i, Label to, bool when_taken = true) {
     if (i.rs2 == 0 && i.rs1 != 0) {  // beqz, bnez, bltz, ...: compare with zero directly
       if (auto m = mapped(i.rs1)) a_.test(*m, *m);
       else a_.cmp(xreg(i.rs1), Imm(0));
@@ -788,12 +804,12 @@ class BlockEmitter {
       a_.cmp(src(i.rs1, x86::rax), src(i.rs2, x86::rcx));
     }
     switch (i.op) {
-      case Op::BEQ: a_.je(taken); break;
-      case Op::BNE: a_.jne(taken); break;
-      case Op::BLT: a_.jl(taken); break;
-      case Op::BGE: a_.jge(taken); break;
-      case Op::BLTU: a_.jb(taken); break;
-      default: a_.jae(taken); break;
+      case Op::BEQ: when_taken ? a_.je(to) : a_.jne(to); break;
+      case Op::BNE: when_taken ? a_.jne(to) : a_.je(to); break;
+      case Op::BLT: when_taken ? a_.jl(to) : a_.jge(to); break;
+      case Op::BGE: when_taken ? a_.jge(to) : a_.jl(to); break;
+      case Op::BLTU: when_taken ? a_.jb(to) : a_.jae(to); break;
+      default: when_taken ? a_.jae(to) : a_.jb(to); break;
     }
   }
 
@@ -845,6 +861,18 @@ class BlockEmitter {
   // A conditional branch that does not end the block (a superblock): the taken side is out of line,
   // with the pending counts as they stand here.
   void emit_side_exit(const jit::PlanInsn& p) {
+    if (loops_back(p.target) && !p.taken_traps) {
+      // A loop's back edge to this block's start: its taken side inline, so that a round takes one
+      // jump (emit_direct_exit's back to the body), and the side that leaves the loop out of the way.
+      Label not_taken = a_.newLabel();
+      emit_branch_test(p.insn, not_taken, false);
+      const bool r15_stored = std::exchange(ring_r15_stored_, false);  // as resume_at leaves it
+      emit_taken_exit(p);
+      ring_r15_stored_ = r15_stored;
+      a_.bind(not_taken);
+      emit_branch_side(p, false);
+      return;
+    }
     Label taken = a_.newLabel();
     emit_branch_test(p.insn, taken);
     slow_paths_.push_back([this, &p, taken, idx = idx_, pending = pending_, ev = pend_ev_] {
@@ -1862,6 +1890,7 @@ class BlockEmitter {
   std::vector<Constant>& constants_;
   size_t idx_ = 0;
   uint64_t pc_ = 0;
+  Label body_, deadline_out_;  // after the deadline check, and where it leaves (when deadlines are on)
   unsigned pending_ = 0;
   EventCounts pend_ev_{};  // events of retired instructions not yet counted
   // A ring record on the way here stored r15, which has not changed since and no C++ has run: the

@@ -106,6 +106,9 @@ struct TranslateConfig {
   // Bytes past flat_limit where the host faults (Hart::mem_guard): an access whose base register an
   // earlier one in the block checked, at an offset at most this much below, needs no check of its own.
   uint64_t flat_guard = 0;
+  // An exit to the block's own start may go straight back into it (a loop in one block). Not in the
+  // checker's shortened translations, which run unchained, up to an instruction count.
+  bool loops = true;
   unsigned mmu_index = 0;       // without flat memory: which of the hart's TLBs data accesses use
   // FP arithmetic inline on SSE (needs mstatus.FS Dirty, so nothing has to mark it): when the rounding
   // mode resolves to RNE (frm_rne covers rm = DYN); fused multiply-adds also need the host's FMA3.
