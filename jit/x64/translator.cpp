@@ -397,7 +397,7 @@ class BlockEmitter {
         case jit::Exit::Side: emit_side_exit(p); break;
         default: emit_terminator(p); continue;
       }
-      checked_[p.insn.rd] = kUnchecked;  // (rd may name an f register, or be a store's immediate bits)
+      forget_or_move_check(p.insn);
       pending_++;
       count_static(p, pend_ev_);
       if (idx_ + 1 == n) emit_direct_exit(plan_.end_pc, 0);
@@ -1367,6 +1367,32 @@ class BlockEmitter {
       fcache_reload(fcache_snapshots_[cache]);  // C++ clobbered them; the hart has the values
       a_.jmp(back);
     });
+  }
+
+  // After instruction i: its rd's check is gone, unless i is an addi from a checked register (a
+  // pointer stepping through memory), which keeps that check at the offset it now has from rd.
+  // Stores and branches write no register; the F and D ops below write an f register, never x[rd].
+  // (Forgetting is always safe: any other op forgets its rd.)
+  void forget_or_move_check(const Insn& i) {
+    if (((i.flags() & (kStore | kAmo)) == kStore) || (i.flags() & kBranch) || writes_f_register(i.op)) return;
+    int32_t moved = kUnchecked;
+    if (i.op == Op::ADDI && i.rd && !plan_.cfg.rv32 && checked_[i.rs1] != kUnchecked)
+      moved = static_cast<int32_t>(checked_[i.rs1] - i.imm);  // within +-2^17 in a block of 64
+    checked_[i.rd] = moved;
+  }
+  static bool writes_f_register(Op op) {
+    switch (op) {
+      case Op::FLW: case Op::FLD:
+      case Op::FADD_S: case Op::FSUB_S: case Op::FMUL_S: case Op::FDIV_S: case Op::FSQRT_S:
+      case Op::FADD_D: case Op::FSUB_D: case Op::FMUL_D: case Op::FDIV_D: case Op::FSQRT_D:
+      case Op::FMADD_S: case Op::FMSUB_S: case Op::FNMSUB_S: case Op::FNMADD_S:
+      case Op::FMADD_D: case Op::FMSUB_D: case Op::FNMSUB_D: case Op::FNMADD_D:
+      case Op::FSGNJ_S: case Op::FSGNJN_S: case Op::FSGNJX_S: case Op::FSGNJ_D: case Op::FSGNJN_D: case Op::FSGNJX_D:
+      case Op::FMIN_S: case Op::FMAX_S: case Op::FMIN_D: case Op::FMAX_D:
+        return true;
+      default:
+        return false;
+    }
   }
 
   bool emit_load(const Insn& i, unsigned size, bool sign) {
