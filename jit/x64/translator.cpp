@@ -716,12 +716,12 @@ class BlockEmitter {
     }
   }
 
-  // A chainable exit to a known pc, counting `retired` more instructions.
   // Whether an exit to `target` may go straight back into this block, past its deadline check (which
   // it makes itself): a loop in one block. Not where the LLVM tier counts entries (hot_counter).
   bool loops_back(uint64_t target) const {
     return target == plan_.pc && cfg_.loops && body_.isValid() && !cfg_.hot_counter;
   }
+  // A chainable exit to a known pc, counting `retired` more instructions.
   void emit_direct_exit(uint64_t target, unsigned retired, const jit::PlanInsn* last = nullptr, bool taken = false) {
     emit_exit_events(last, taken);
     add_instret(pending_ + retired);
@@ -794,8 +794,8 @@ class BlockEmitter {
     exit_with(kExitDispatch);
   }
 
-  // Jumps to `taken` (bound by the caller) when the branch is taken.
-  // Jumps to `to` when the branch is taken, or with `when_taken` false, when it is not.
+  // Jumps to `to` (bound by the caller) when the branch is taken, or with `when_taken` false, when
+  // it is not.
   void emit_branch_test(const Insn& i, Label to, bool when_taken = true) {
     if (i.rs2 == 0 && i.rs1 != 0) {  // beqz, bnez, bltz, ...: compare with zero directly
       if (auto m = mapped(i.rs1)) a_.test(*m, *m);
@@ -1371,10 +1371,11 @@ class BlockEmitter {
 
   // After instruction i: its rd's check is gone, unless i is an addi from a checked register (a
   // pointer stepping through memory), which keeps that check at the offset it now has from rd.
-  // Stores and branches write no register; the F and D ops below write an f register, never x[rd].
-  // (Forgetting is always safe: any other op forgets its rd.)
+  // Stores, branches, fences and cache-block ops have no rd; the F and D ops below write an f
+  // register, never x[rd]. (Forgetting is always safe: any other op forgets its rd.)
   void forget_or_move_check(const Insn& i) {
-    if (((i.flags() & (kStore | kAmo)) == kStore) || (i.flags() & kBranch) || writes_f_register(i.op)) return;
+    const Fmt fmt = op_info(i.op).fmt;
+    if (fmt == Fmt::S || fmt == Fmt::B || fmt == Fmt::FENCE || fmt == Fmt::CBO || writes_f_register(i.op)) return;
     int32_t moved = kUnchecked;
     if (i.op == Op::ADDI && i.rd && !plan_.cfg.rv32 && checked_[i.rs1] != kUnchecked)
       moved = static_cast<int32_t>(checked_[i.rs1] - i.imm);  // within +-2^17 in a block of 64
