@@ -595,10 +595,8 @@ class BlockEmitter {
   // --- block structure ---
   // Leaves before the block if running it could pass hart.deadline: a compare, no read-modify-write.
   void emit_deadline_check() {
-    const int32_t n = static_cast<int32_t>(plan_.insns.size());
     deadline_out_ = a_.newLabel();
-    a_.lea(x86::rax, x86::ptr(kInstretReg, n));
-    a_.cmp(x86::rax, hart_q(offsetof(Hart, deadline)));
+    compare_deadline();
     a_.ja(deadline_out_);
     slow_paths_.push_back([this] {
       a_.bind(deadline_out_);
@@ -607,6 +605,12 @@ class BlockEmitter {
     });
     body_ = a_.newLabel();
     a_.bind(body_);
+  }
+
+  // Flags of (instret + the block's length) against hart.deadline: above, the block could pass it.
+  void compare_deadline() {
+    a_.lea(x86::rax, x86::ptr(kInstretReg, static_cast<int32_t>(plan_.insns.size())));
+    a_.cmp(x86::rax, hart_q(offsetof(Hart, deadline)));
   }
 
   // Counts the entry for the LLVM tier; the one that reaches zero leaves before the block.
@@ -727,8 +731,7 @@ class BlockEmitter {
     add_instret(pending_ + retired);
     if (loops_back(target)) {
       // Back to this block's start: its deadline check, then straight on (no link, no second jump).
-      a_.lea(x86::rax, x86::ptr(kInstretReg, static_cast<int32_t>(plan_.insns.size())));
-      a_.cmp(x86::rax, hart_q(offsetof(Hart, deadline)));
+      compare_deadline();
       a_.jbe(body_);
       a_.jmp(deadline_out_);
       return;
