@@ -558,6 +558,13 @@ bool JitEngine::recover(Hart& h, const ucontext_t& ctx) {
   // The flags inline FP operations left in MXCSR (jit/x64/translator.cpp, fold_fp_flags): the
   // signal handler runs with MXCSR reset.
   if (ctx.uc_mcontext.fpregs) h.fflags |= kMxcsrToFflags[ctx.uc_mcontext.fpregs->mxcsr & 0x3f];
+  // The f registers that were only in xmm copies (jit/x64/translator.cpp, fstore).
+  if (f->fcopies && ctx.uc_mcontext.fpregs) {
+    const x64::FCopies& c = b->bc.fcopies[f->fcopies - 1];
+    uint64_t xmm = c.xmm;
+    for (uint32_t m = c.dirty; m; m &= m - 1, xmm >>= 4)
+      std::memcpy(&h.f[std::countr_zero(m)], &ctx.uc_mcontext.fpregs->_xmm[xmm & 15], sizeof h.f[0]);
+  }
   const x64::HostRegs regs = host_regs(b->bc.plan.cfg);
   for (unsigned i = 0; i < regs.mapped; i++) h.x[regs.order[i]] = greg(x64::mapped_host_id(i));
   if (regs.history) h.csr.pmu.predictor.history = static_cast<uint16_t>(greg(x64::gshare_history_host_id()));

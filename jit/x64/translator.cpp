@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <new>
 #include <optional>
@@ -207,6 +208,7 @@ struct Emitter::State : ErrorHandler {
   std::vector<OutOfLine> slow_paths;
   std::vector<Constant> constants;
   std::vector<FaultSite> faults;
+  std::vector<FCopies> fcopies;
   std::vector<DirectExit> exits;
   bool full = false;
   void handleError(Error err, const char*, BaseEmitter*) override { full |= err == kErrorTooLarge; }
@@ -391,7 +393,9 @@ class BlockEmitter {
       const jit::PlanInsn& p = plan_.insns[idx_];
       pc_ = p.pc;
       if (p.exit != jit::Exit::None || !keeps_flags_folded(p.insn)) flags_folded_ = false;
+      if ((p.insn.flags() & kFp) && !uses_f_copies(p.insn)) write_back_f();
       if (p.exit == jit::Exit::None && (p.insn.flags() & kFp) && !keeps_fcache(p.insn)) fcache_drop(p.insn.rd);
+      at_insn_ = {fcache_, fdirty_};
       switch (p.exit) {
         case jit::Exit::None: emit_body(p.insn); break;
         case jit::Exit::Side: emit_side_exit(p); break;
@@ -417,6 +421,12 @@ class BlockEmitter {
   }
 
  private:
+  // Where each f register's copy is (fcache_), and which copies the hart lacks (fdirty_).
+  struct FState {
+    std::array<int8_t, 32> cache;
+    uint32_t dirty;
+  };
+
   // --- guest register access ---
   std::optional<Gp> mapped(unsigned r) const {
     int m = r ? mapped_host_reg(cfg_.regs, r) : -1;
@@ -558,7 +568,8 @@ class BlockEmitter {
   void emit_helper(const Insn& i) {
     ring_r15_stored_ = false;
     flags_folded_ = false;  // C++ may fold MXCSR and reload it
-    fcache_.fill(-1);       // and clobbers every xmm register, and may write any f register
+    write_back_f();         // reads f registers in the hart,
+    fcache_.fill(-1);       // clobbers every xmm register, and may write any f register
     checked_.fill(kUnchecked);  // or x register
     if (!plan_.cfg.counts()) {  // the shared thunk; counted events need the pending counts inline
       call_thunk(tramp_.helper, pending_);
@@ -727,6 +738,7 @@ class BlockEmitter {
   }
   // A chainable exit to a known pc, counting `retired` more instructions.
   void emit_direct_exit(uint64_t target, unsigned retired, const jit::PlanInsn* last = nullptr, bool taken = false) {
+    write_back_f();
     emit_exit_events(last, taken);
     add_instret(pending_ + retired);
     if (loops_back(target)) {
@@ -766,6 +778,7 @@ class BlockEmitter {
 
   // An exit to the pc in rax, through the pc -> code table (lookup_index, computed inline).
   void emit_indirect_exit(unsigned retired, const jit::PlanInsn* last) {
+    write_back_f();
     emit_exit_events(last, false);
     add_instret(pending_ + retired);
     probe_lookup(a_);
@@ -774,6 +787,7 @@ class BlockEmitter {
 
   void emit_terminator(const jit::PlanInsn& p) {
     const Insn& i = p.insn;
+    write_back_f();  // every way on leaves the block
     switch (p.exit) {
       case jit::Exit::Branch: return emit_branch(p);
       case jit::Exit::Direct: return emit_direct_jump(p);
@@ -853,12 +867,14 @@ class BlockEmitter {
   }
 
   // Restores the emitter's position in the block for out-of-line code queued at idx.
-  void resume_at(size_t idx, unsigned pending, const EventCounts& ev) {
+  void resume_at(size_t idx, unsigned pending, const EventCounts& ev, uint32_t f) {
     ring_r15_stored_ = false;
     idx_ = idx;
     pc_ = plan_.insns[idx].pc;
     pending_ = pending;
     pend_ev_ = ev;
+    fcache_ = fstates_[f].cache;
+    fdirty_ = fstates_[f].dirty;
   }
 
   // A conditional branch that does not end the block (a superblock): the taken side is out of line,
@@ -870,17 +886,19 @@ class BlockEmitter {
       Label not_taken = a_.newLabel();
       emit_branch_test(p.insn, not_taken, false);
       const bool r15_stored = std::exchange(ring_r15_stored_, false);  // as resume_at leaves it
+      const uint32_t fdirty = fdirty_;  // written back on the way out only
       emit_taken_exit(p);
       ring_r15_stored_ = r15_stored;
+      fdirty_ = fdirty;
       a_.bind(not_taken);
       emit_branch_side(p, false);
       return;
     }
     Label taken = a_.newLabel();
     emit_branch_test(p.insn, taken);
-    slow_paths_.push_back([this, &p, taken, idx = idx_, pending = pending_, ev = pend_ev_] {
+    slow_paths_.push_back([this, &p, taken, idx = idx_, pending = pending_, ev = pend_ev_, f = keep(fstate())] {
       a_.bind(taken);
-      resume_at(idx, pending, ev);
+      resume_at(idx, pending, ev, f);
       emit_taken_exit(p);
     });
     emit_branch_side(p, false);
@@ -920,9 +938,9 @@ class BlockEmitter {
       Label misaligned = a_.newLabel();
       a_.test(x86::al, Imm(2));
       a_.jnz(misaligned);
-      slow_paths_.push_back([this, &i, misaligned, idx = idx_, pending = pending_, ev = pend_ev_] {
+      slow_paths_.push_back([this, &i, misaligned, idx = idx_, pending = pending_, ev = pend_ev_, f = keep(fstate())] {
         a_.bind(misaligned);
-        resume_at(idx, pending, ev);
+        resume_at(idx, pending, ev, f);
         emit_helper(i);  // raises instruction-address-misaligned, and so never comes back
       });
     }
@@ -1343,8 +1361,18 @@ class BlockEmitter {
   }
   size_t fault_site() {
     b_.faults.push_back({static_cast<uint32_t>(a_.offset()), static_cast<uint16_t>(idx_),
-                         static_cast<uint16_t>(pending_)});
+                         static_cast<uint16_t>(pending_), 0, fcopies_at_insn()});
     return b_.faults.size() - 1;
+  }
+  // FaultSite::fcopies for this instruction's state: its f registers not in the hart.
+  uint16_t fcopies_at_insn() {
+    if (!at_insn_.dirty) return 0;
+    FCopies c{at_insn_.dirty, 0};
+    unsigned shift = 0;
+    for (uint32_t m = c.dirty; m; m &= m - 1, shift += 4)
+      c.xmm |= static_cast<uint64_t>(at_insn_.cache[std::countr_zero(m)]) << shift;
+    if (b_.fcopies.empty() || !(b_.fcopies.back() == c)) b_.fcopies.push_back(c);
+    return static_cast<uint16_t>(b_.fcopies.size());
   }
   // The out-of-line access through the semantics; for a store, `site` is its fault site, which
   // learns where this code is (FaultSite::slow_off).
@@ -1353,12 +1381,12 @@ class BlockEmitter {
     flags_folded_ = false;
     const unsigned saved_pending = pending_;
     const auto saved_ev = pend_ev_;
-    const uint32_t cache = static_cast<uint32_t>(fcache_snapshots_.size());
-    fcache_snapshots_.push_back(fcache_);
-    slow_paths_.push_back([this, &i, slow, back, saved_pending, saved_ev, idx = idx_, site, cache] {
+    const uint32_t rejoin = keep(fstate()), f = keep(at_insn_);
+    slow_paths_.push_back([this, &i, slow, back, saved_pending, saved_ev, idx = idx_, site, rejoin, f] {
       a_.bind(slow);
       if (site != SIZE_MAX) b_.faults[site].slow_off = static_cast<uint32_t>(a_.offset());
-      resume_at(idx, saved_pending, saved_ev);
+      resume_at(idx, saved_pending, saved_ev, f);
+      write_back_f();
       if (!plan_.cfg.counts()) {  // the access thunk; counted events need the pending counts inline
         call_thunk(tramp_.access, saved_pending);
       } else {
@@ -1367,7 +1395,7 @@ class BlockEmitter {
         a_.sub(kInstretReg, Imm(saved_pending));
         emit_event_adds(saved_ev, -1);
       }
-      fcache_reload(fcache_snapshots_[cache]);  // C++ clobbered them; the hart has the values
+      fcache_reload(fstates_[rejoin].cache);  // C++ clobbered them; the hart has the values
       a_.jmp(back);
     });
   }
@@ -1462,7 +1490,35 @@ class BlockEmitter {
         return false;
     }
   }
+  // Instructions whose code reads f registers only through fsrc and fload (or reads none): others
+  // find them in the hart, so the copies the hart lacks go there first.
+  static bool uses_f_copies(const Insn& i) {
+    switch (i.op) {
+      case Op::FEQ_S: case Op::FLT_S: case Op::FLE_S: case Op::FMV_X_W: case Op::FCVT_W_S: case Op::FCVT_L_S:
+      case Op::FSW:
+        return false;
+      default:
+        return keeps_fcache(i);
+    }
+  }
+  // An instruction that writes f[r] in the hart (!keeps_fcache) ends its copy; its value went to the
+  // hart before (write_back_f).
   void fcache_drop(unsigned r) { fcache_[r] = -1; }
+  FState fstate() const { return {fcache_, fdirty_}; }
+  // For out-of-line code: an index in fstates_.
+  uint32_t keep(const FState& f) {
+    fstates_.push_back(f);
+    return static_cast<uint32_t>(fstates_.size() - 1);
+  }
+  // The hart gets every f register only a copy holds: before C++, an exit, or code that reads the
+  // hart's f registers.
+  void write_back_f() {
+    for (uint32_t m = fdirty_; m; m &= m - 1) {
+      const unsigned r = static_cast<unsigned>(std::countr_zero(m));
+      a_.movsd(freg(r), x86::xmm(fcache_[r]));
+    }
+    fdirty_ = 0;
+  }
   void fcache_reload(const std::array<int8_t, 32>& cache) {
     for (unsigned r = 0; r < 32; r++)
       if (cache[r] >= 0) a_.movsd(x86::xmm(cache[r]), freg(r));
@@ -1477,16 +1533,26 @@ class BlockEmitter {
     if (fcache_[r] >= 0) a_.movaps(d, x86::xmm(fcache_[r]));
     else a_.movsd(d, freg(r));
   }
-  // The register fstore(rd) will keep rd's copy in: the one it has, or the next of the round robin.
-  // Code may compute rd there before the hart has it (and before its sources are all read: until
-  // fstore, the copies are as they were), since a slow path where it rejoins reloads it.
-  x86::Xmm fcache_target(unsigned rd) const {
-    return x86::xmm(fcache_[rd] >= 0 ? fcache_[rd] : static_cast<int>(kFcacheFirst + fcache_next_));
+  // The register fstore(rd) will keep rd's copy in: the one it has, or the next of the round robin,
+  // whose register goes to the hart now if only that copy has it. Code may compute rd there before
+  // fstore (and before its sources are all read: until fstore, the copies are as they were), since a
+  // slow path where it rejoins reloads it; but not over a copy the hart lacks (fdirty_), which the
+  // slow path writes back, nor before an instruction's first jump to its slow path, which expects
+  // the write-back done (at_insn_).
+  x86::Xmm fcache_target(unsigned rd) {
+    if (fcache_[rd] >= 0) return x86::xmm(fcache_[rd]);
+    const int c = static_cast<int>(kFcacheFirst + fcache_next_);
+    for (unsigned r = 0; r < 32; r++)
+      if (fcache_[r] == c && (fdirty_ >> r & 1)) {
+        a_.movsd(freg(r), x86::xmm(c));
+        fdirty_ &= ~(1u << r);
+        at_insn_.dirty &= ~(1u << r);
+      }
+    return x86::xmm(c);
   }
-  // f[rd] = the double in v: to the hart, and to rd's copy (the register the round robin takes it
-  // from keeps no other copy).
+  // f[rd] = the double in v, in rd's copy only (the register the round robin takes it from keeps no
+  // other copy); the hart gets it when something reads it there (write_back_f).
   void fstore(unsigned rd, x86::Xmm v) {
-    a_.movsd(freg(rd), v);
     const x86::Xmm c = fcache_target(rd);
     if (fcache_[rd] < 0) {
       fcache_next_ = (fcache_next_ + 1) % kFcacheCount;
@@ -1495,6 +1561,7 @@ class BlockEmitter {
       fcache_[rd] = static_cast<int8_t>(c.id());
     }
     if (c.id() != v.id()) a_.movaps(c, v);
+    fdirty_ |= 1u << rd;
   }
   // d = op(f[rs1], f[rs2]) for a scalar double op: the AVX form `avx` (d need not be xmm0, and may
   // hold a source) or, without AVX, the SSE form `sse` in xmm0.
@@ -1537,8 +1604,8 @@ class BlockEmitter {
   }
   // Whether the op at idx_, writing f[rd], may leave its NaN check to the next one: after integer ALU
   // ops only (nothing between can fault, leave or read f registers), a propagates_nan op that reads
-  // rd, whose result is then NaN too when rd's is. Its check covers rd's: its slow path makes an x86
-  // NaN in rd canonical (nan_unchecked_). One register at a time.
+  // rd, whose result is then NaN too when rd's is. Its check covers rd's: where it finds a NaN, it
+  // makes an x86 NaN in rd canonical too (nan_unchecked_). One register at a time.
   bool defers_nan_check(const Insn& i) const {
     if (!propagates_nan(i) || nan_unchecked_ >= 0) return false;
     for (size_t k = idx_ + 1; k < plan_.insns.size(); k++) {
@@ -1549,8 +1616,22 @@ class BlockEmitter {
     }
     return false;
   }
+  // f[r] = the canonical NaN if it is a NaN, in its copy `copy` or else in the hart. Clobbers rax
+  // and xmm1.
+  void canonical_if_nan(unsigned r, int copy) {
+    Label done = a_.newLabel();
+    const x86::Xmm v = copy >= 0 ? x86::xmm(copy) : x86::xmm1;
+    if (copy < 0) a_.movsd(v, freg(r));
+    a_.ucomisd(v, v);
+    a_.jnp(done);
+    a_.mov(x86::rax, Imm(kCanonicalNaNDouble));
+    if (copy >= 0) a_.movq(v, x86::rax);
+    else a_.mov(freg(r), x86::rax);
+    a_.bind(done);
+  }
 
-  // d = op(f[rs1], f[rs2]) in RNE; a NaN result goes to the helper, which canonicalises it. d is
+  // d = op(f[rs1], f[rs2]) in RNE. A NaN result of a propagates_nan op becomes the canonical NaN out
+  // of line, with the flags x86 raised; any other op's goes to the helper, which re-runs it. d is
   // xmm0, or for a double result with AVX (cfg_.host_fma: FMA3 is VEX-encoded) rd's copy: one
   // three-operand instruction then computes it where it stays.
   template <typename F>
@@ -1560,35 +1641,40 @@ class BlockEmitter {
     const unsigned srcs[3] = {i.rs1, i.rs2, i.rs3};
     if (single)
       for (unsigned k = 0; k < nsrc; k++) check_boxed(srcs[k], slow);
-    const x86::Xmm d = !single && cfg_.host_fma ? fcache_target(i.rd) : x86::xmm0;
+    // rd's copy, claimed before any jump to the slow path (fcache_target), and computed into unless
+    // the hart lacks rd's old value, which the helper may need.
+    const bool nan_inline = propagates_nan(i);
+    const x86::Xmm target = single ? x86::xmm0 : fcache_target(i.rd);
+    const x86::Xmm d = !single && cfg_.host_fma && (nan_inline || !(fdirty_ >> i.rd & 1)) ? target : x86::xmm0;
     op(slow, d);
     if (single) {
       a_.ucomiss(x86::xmm0, x86::xmm0);
       a_.jp(slow);
       store_single(i.rd, x86::xmm0);
-    } else if (defers_nan_check(i)) {
+    } else if (nan_inline && defers_nan_check(i)) {
       fstore(i.rd, d);
       nan_unchecked_ = static_cast<int>(i.rd);
       return true;  // no slow path: nothing jumps to `slow`
+    } else if (nan_inline) {
+      Label canonical = a_.newLabel(), checked = a_.newLabel();
+      a_.ucomisd(d, d);
+      a_.jp(canonical);
+      const int r = nan_unchecked_ != static_cast<int>(i.rd) ? nan_unchecked_ : -1;
+      const int copy = r >= 0 ? fcache_[r] : -1;
+      slow_paths_.push_back([this, canonical, checked, d, r, copy] {
+        a_.bind(canonical);
+        if (r >= 0) canonical_if_nan(static_cast<unsigned>(r), copy);
+        a_.mov(x86::rax, Imm(kCanonicalNaNDouble));
+        a_.movq(d, x86::rax);
+        a_.jmp(checked);
+      });
+      a_.bind(checked);
+      nan_unchecked_ = -1;
+      fstore(i.rd, d);
+      return true;
     } else {
       a_.ucomisd(d, d);
-      if (nan_unchecked_ >= 0 && nan_unchecked_ != static_cast<int>(i.rd)) {
-        // An earlier op's rd too (defers_nan_check): canonical if it is a NaN, then i's helper.
-        Label canon = a_.newLabel();
-        a_.jp(canon);
-        slow_paths_.push_back([this, canon, slow, r = static_cast<unsigned>(nan_unchecked_)] {
-          a_.bind(canon);
-          a_.movsd(x86::xmm0, freg(r));
-          a_.ucomisd(x86::xmm0, x86::xmm0);
-          a_.jnp(slow);
-          a_.mov(x86::rax, Imm(kCanonicalNaNDouble));
-          a_.mov(freg(r), x86::rax);
-          a_.jmp(slow);
-        });
-      } else {
-        a_.jp(slow);
-      }
-      nan_unchecked_ = -1;
+      a_.jp(slow);
       fstore(i.rd, d);
     }
     a_.bind(back);
@@ -1880,10 +1966,10 @@ class BlockEmitter {
 
   bool emit_fp_load(const Insn& i, unsigned size) {
     Label slow = a_.newLabel(), back = a_.newLabel();
+    const x86::Xmm d = size == 8 ? fcache_target(i.rd) : x86::xmm0;  // before the jump to `slow`
     const Mem m = host_operand(i, size, false, slow);
     fault_site();
     if (size == 8) {  // straight into rd's copy
-      const x86::Xmm d = fcache_target(i.rd);
       a_.movsd(d, m);
       fstore(i.rd, d);
     } else {
@@ -1932,13 +2018,19 @@ class BlockEmitter {
   bool flags_folded_ = false;
   // The f register whose NaN check the next op's covers (defers_nan_check); -1: none.
   int nan_unchecked_ = -1;
-  // Which xmm register holds a copy of each f register within the block (-1: none). The hart stays
-  // the home of every f register (each write goes there too), so exits and C++ need nothing; code
-  // that reads a copy must only know it is current: C++ drops them all (emit_helper) or a slow path
-  // reloads them (fcache_reload), and an FP op that writes the hart alone drops its rd's.
+  // Which xmm register holds a copy of each f register within the block (-1: none). A double op's
+  // result stays in its copy (fstore), and goes to the hart before anything reads it there: C++, an
+  // exit, an instruction that reads the hart (write_back_f), a slow path (the state at_insn_), or a
+  // host fault (FaultSite::fcopies, which JitEngine::recover writes back). Code that reads a copy
+  // must only know it is current: C++ drops them all (emit_helper) or a slow path reloads them
+  // (fcache_reload), and an FP op that writes the hart alone drops its rd's.
   std::array<int8_t, 32> fcache_ = filled_fcache();
+  uint32_t fdirty_ = 0;  // f registers whose copy the hart lacks
+  // fcache_ and fdirty_ as the current instruction found them, less what it wrote back since: what
+  // its slow path and fault sites stand for.
+  FState at_insn_{filled_fcache(), 0};
   unsigned fcache_next_ = 0;  // round robin over xmm2-xmm15
-  std::vector<std::array<int8_t, 32>> fcache_snapshots_;  // the copies where each slow path rejoins
+  std::vector<FState> fstates_;  // where out-of-line code starts, and where slow paths rejoin
   // Flat memory: for each x register unchanged since an access based on it checked the limit in this
   // block, the lowest offset checked (kUnchecked: none). A slow path of that check never rejoins
   // (past the limit a user-mode access traps), so code after it knows x[r] + offset < flat_limit.
@@ -1963,8 +2055,10 @@ void translate(CodeArena& arena, Emitter& emitter, const Trampolines& tramp, con
   // The fault sites and exits grow in the emitter's lists and are copied at their size.
   Emitter::State& st = EmitterAccess::state(emitter);
   st.faults.clear();
+  st.fcopies.clear();
   st.exits.clear();
   out.faults.swap(st.faults);
+  out.fcopies.swap(st.fcopies);
   out.exits.swap(st.exits);
   uint32_t size = 0;
   out.code = emit_at_cursor(
@@ -1976,8 +2070,10 @@ void translate(CodeArena& arena, Emitter& emitter, const Trampolines& tramp, con
       &size);
   out.size = size;
   out.faults.swap(st.faults);
+  out.fcopies.swap(st.fcopies);
   out.exits.swap(st.exits);
   out.faults.assign(st.faults.begin(), st.faults.end());
+  out.fcopies.assign(st.fcopies.begin(), st.fcopies.end());
   out.exits.assign(st.exits.begin(), st.exits.end());
 }
 

@@ -130,6 +130,17 @@ struct FaultSite {
   // A store's slow path (its helper, then the code_written check), which may run in its place
   // with the same host state; 0 for loads.
   uint32_t slow_off = 0;
+  // 1 + the index in BlockCode::fcopies of the f registers whose value is only in an xmm register
+  // here; 0: the hart has every f register.
+  uint16_t fcopies = 0;
+};
+
+// f registers written in the block and not yet back in the hart (docs/architecture.md, "Code layout
+// of a block"): for each register of the mask, lowest first, 4 bits of `xmm` name its xmm register.
+struct FCopies {
+  uint32_t dirty = 0;
+  uint64_t xmm = 0;
+  bool operator==(const FCopies&) const = default;
 };
 
 // A direct exit: `jmp rel32` at jmp_off goes to the unlinked stub until the exec loop links it.
@@ -144,6 +155,7 @@ struct BlockCode {
   uint8_t* code = nullptr;
   uint32_t size = 0;
   std::vector<FaultSite> faults;
+  std::vector<FCopies> fcopies;
   std::vector<DirectExit> exits;
 };
 

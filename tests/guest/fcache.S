@@ -1,7 +1,8 @@
 /* Translated code keeps copies of double f registers in host registers within a block
  * (jit/x64/translator.cpp, fcache_): a copy must follow every write of its register, by the
  * operations that keep copies, by those that write the hart alone, and by the helper behind a
- * NaN result, whose C++ also clobbers every other copy. One block, no branch, then the checks.
+ * fused op's NaN result, whose C++ also clobbers every other copy, and the hart must have every
+ * register a copy alone holds before C++ runs. One block, no branch, then the checks.
  * With AVX an operation computes straight into its rd's copy: in the second part its sources
  * include rd without a copy, and the register of the round robin that holds a source's copy;
  * fmv.d copies a copy. */
@@ -22,7 +23,7 @@ TEST_BEGIN
     fld fa0, 0(sp)                      /* 1.0 */
     fld fa1, 8(sp)                      /* +inf */
     fadd.d fa2, fa0, fa0                /* 2.0 */
-    fsub.d fa3, fa1, fa1                /* inf - inf: the helper makes the canonical NaN */
+    fmsub.d fa3, fa1, fa0, fa1          /* inf * 1 - inf: the helper makes the canonical NaN */
     fadd.d fa4, fa2, fa0                /* 3.0 from copies made before the helper ran */
     fmv.x.d s0, fa4
     fsd fa3, 16(sp)
