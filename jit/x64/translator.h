@@ -135,8 +135,8 @@ struct FaultSite {
   uint16_t fcopies = 0;
 };
 
-// f registers written in the block and not yet back in the hart (docs/architecture.md, "Code layout
-// of a block"): for each register of the mask, lowest first, 4 bits of `xmm` name its xmm register.
+// f registers written in the block and not yet back in the hart (docs/architecture.md, "Register
+// convention"): for each register of the mask, lowest first, 4 bits of `xmm` name its xmm register.
 struct FCopies {
   uint32_t dirty = 0;
   uint64_t xmm = 0;
