@@ -1659,8 +1659,10 @@ class BlockEmitter {
       Label canonical = a_.newLabel(), checked = a_.newLabel();
       a_.ucomisd(d, d);
       a_.jp(canonical);
+      // The earlier result is in its copy, unless this op's rd took that copy (fcache_target wrote
+      // it to the hart then, and it is clean, though still mapped until fstore).
       const int r = nan_unchecked_ != static_cast<int>(i.rd) ? nan_unchecked_ : -1;
-      const int copy = r >= 0 ? fcache_[r] : -1;
+      const int copy = r >= 0 && (fdirty_ >> r & 1) ? fcache_[r] : -1;
       slow_paths_.push_back([this, canonical, checked, d, r, copy] {
         a_.bind(canonical);
         if (r >= 0) canonical_if_nan(static_cast<unsigned>(r), copy);

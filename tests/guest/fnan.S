@@ -1,8 +1,9 @@
 /* Translated code leaves the NaN check of a double op to the next op when that one reads its
  * result (jit/x64/translator.cpp, defers_nan_check): a NaN there makes the next result NaN too,
- * whose slow path then makes the first one canonical. The first three pairs below are such pairs
+ * whose out-of-line path then makes the first one canonical. The first three pairs below are such pairs
  * (with an integer op between the first, which the check looks past), the fourth is not; each
- * register is read back from its copy (fmv.x.d) and through memory (fsd). */
+ * register is read back from its copy (fmv.x.d) and through memory (fsd). Last, a deferred
+ * result whose copy the next op's rd takes. */
 #include "check.h"
 
 #define ZERO  0x0000000000000000
@@ -56,5 +57,32 @@ TEST_BEGIN
     CHECK_MEM ld, 56, sp, QNAN
     CHECK_REG t1, 1
     CHECK_FFLAGS 0x10                   /* invalid, from inf - inf and 0 * inf */
+
+    /* A deferred NaN whose copy the next op's rd takes: fourteen fld fill the fourteen copies from
+     * a block's start, so the round robin comes back to fa0's, which fadd.d takes for fa2 after
+     * fsub.d made fa0 x86's NaN; fa0 then lives in the hart alone, where it must be canonical. */
+    li t0, PINF
+    sd t0, 0(sp)
+    j 1f
+1:  fld fa0, 0(sp)
+    fld fa1, 0(sp)
+    fld fa3, 0(sp)
+    fld fa4, 0(sp)
+    fld fa5, 0(sp)
+    fld fa6, 0(sp)
+    fld fa7, 0(sp)
+    fld ft0, 0(sp)
+    fld ft1, 0(sp)
+    fld ft2, 0(sp)
+    fld ft3, 0(sp)
+    fld ft4, 0(sp)
+    fld ft5, 0(sp)
+    fld ft6, 0(sp)
+    fsub.d fa0, fa1, fa1                /* inf - inf, checked by the next op */
+    fadd.d fa2, fa0, fa1
+    fmv.x.d s0, fa0
+    fmv.x.d s1, fa2
+    CHECK_REG s0, QNAN
+    CHECK_REG s1, QNAN
     addi sp, sp, 64
 TEST_END
