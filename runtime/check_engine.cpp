@@ -313,15 +313,16 @@ struct FrozenClock final : Clock {
 constexpr std::string_view kInjectNames[] = {"a0",  "ctr", "pc",  "instret", "fcsr",   "reservation", "priv",     "mem",
                                              "csr", "pmu", "counter", "of", "gshare", "wrptr",       "ctrcycles"};
 
-EngineOptions with_deadlines(EngineOptions opt) {
+EngineOptions checked_jit_options(EngineOptions opt) {
   opt.deadlines = true;  // the checker bounds translated chains with Hart::deadline, in user mode too
+  opt.jit_threshold = 0;  // it compares translated code: a block's first run too
   return opt;
 }
 
 }  // namespace
 
 CheckEngine::CheckEngine(const EngineOptions& opt)
-    : jit_(with_deadlines(opt)), mem_(std::make_unique<CheckMemory>(this)) {
+    : jit_(checked_jit_options(opt)), mem_(std::make_unique<CheckMemory>(this)) {
   if (const char* s = std::getenv("BRISK_CHECK_SELFTEST")) {
     const char* n = s;
     bool known = true;

@@ -45,6 +45,10 @@ struct EngineOptions {
   // once) are compiled in the background and entered through their region from then on.
   bool tier2 = false;
   uint32_t tier2_threshold = 1000;
+  // Runs of a block the JIT leaves to the interpreter before translating it (0: translates it at its
+  // first run): a block that runs once, as much of a boot does, costs its interpretation, not a
+  // translation 20 times that (docs/architecture.md, "Engines and tiers").
+  uint32_t jit_threshold = 1;
 };
 
 // Throws brisk::Error for an unknown engine.

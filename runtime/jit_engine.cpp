@@ -100,6 +100,9 @@ JitEngine::JitEngine(const EngineOptions& opt)
   // Without deadlines translated code cannot be stopped at a sample.
   if (opt_.jit_regs_fixed || !opt_.jit_regs || !opt_.deadlines) samples_.next = UINT64_MAX;
   tier2_on_ = opt_.tier2 && tier2::Compiler::available();
+  // Not where translated code counts the machine's instruction classes (-M snitch's quantum mode),
+  // which the machine counts for the interpreter's runs in its own loop.
+  if (opt_.jit_threshold && !opt_.insn_events) runs_ = make_zeroed<std::array<uint64_t, kRunsSlots>>();
 }
 
 void JitEngine::emit_trampolines() {
@@ -214,6 +217,7 @@ std::string JitEngine::summary() const {
       stats_.blocks, (arena_.used() + 1023) / 1024, stats_.links, stats_.dispatches, stats_.table_lookups,
       stats_.invalidated, stats_.flushes);
   if (ctr_sites_.size()) s += fmt::format(", {} CTR sites", ctr_sites_.size());
+  if (runs_) s += fmt::format(", {} first runs interpreted", stats_.interpreted);
   if (opt_.jit_regs) {
     s += "; guest registers in host registers:";
     for (unsigned i = 0; i < opt_.jit_regs; i++) s += fmt::format(" {}", x_register_name(order_[i]));
@@ -328,7 +332,17 @@ x64::TranslateConfig JitEngine::config(const Hart& h) {
   return cfg;
 }
 
-JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
+bool JitEngine::ran_enough(const Key& key) {
+  constexpr uint64_t runs_mask = (1u << kRunsBits) - 1;
+  const uint64_t hash = BlockTable<Block>::hash(key);
+  uint64_t& slot = (*runs_)[hash % kRunsSlots];
+  if ((slot & ~runs_mask) != (hash & ~runs_mask)) slot = hash & ~runs_mask;
+  if ((slot & runs_mask) >= std::min<uint64_t>(opt_.jit_threshold, runs_mask)) return true;
+  slot++;
+  return false;
+}
+
+JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns, bool* interpret) {
   uint64_t pa;
   if (!h.env->fetch_address(h, h.pc, pa)) {
     trigger::fire_execute(h, 0);  // an execute trigger of any size takes priority over the fault
@@ -358,6 +372,13 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns) {
   if (Block* b = blocks_.find(key)) {
     r = {key, b};
     return b;
+  }
+  // Not on a hart a trace unit observes: translated code's records in the ring are the unit's
+  // (docs/ete.md, "The engine rule"), and a run the interpreter made would retire between them.
+  if (interpret && runs_ && !h.retire_observer && !ran_enough(key)) {
+    stats_.interpreted++;
+    *interpret = true;
+    return nullptr;
   }
 
   auto b = std::make_unique<Block>();
@@ -622,13 +643,26 @@ bool JitEngine::step_past_deadline(Hart& h, TrapHandler& traps) {
   return true;
 }
 
+bool JitEngine::interpret_block(Hart& h, TrapHandler& traps) {
+  for (unsigned n = 0; n < jit::PlanConfig{}.max_insns; n++) {
+    if (h.deadline_reached()) return true;  // the exec loop delivers it, and goes on from h.pc
+    const Status st = interp_.step(h);
+    if (st == Status::Exit) return false;
+    if (st == Status::Trap) return traps.on_trap(h);
+    if (st == Status::Jump) break;
+  }
+  return true;
+}
+
 uint32_t JitEngine::enter(Hart& h) {
   if (tier2_on_ && !tier2_) start_tier2();
   if (tier2_) {
     running_.store(&h, std::memory_order_release);
     install_regions();
   }
-  Block* b = block_for(h);
+  bool interpret = false;
+  Block* b = block_for(h, 0, &interpret);
+  if (interpret) return kExitInterpret;
   if (!b) return x64::kExitTrap;
   if (samples_.due) sample(b->bc.plan);
   // A block of another view than the hart's: the exec loop first (the trace unit's next silent run).
@@ -818,6 +852,9 @@ void JitEngine::run(Hart& h, TrapHandler& traps) {
     switch (enter(h)) {
       case x64::kExitDispatch:
       case x64::kExitLink:
+        break;
+      case kExitInterpret:
+        if (!interpret_block(h, traps)) return;
         break;
       case x64::kExitDeadline:
         // Translated code goes on with the block that did not start, instead of interpreting up to

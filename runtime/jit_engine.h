@@ -59,8 +59,12 @@ class JitEngine final : public Engine, public HostFaultHooks {
   std::string summary() const override;
   bool reports_retired() const override { return true; }
 
+  // What enter() returns for a block whose run the interpreter makes (block_for's `interpret`).
+  static constexpr uint32_t kExitInterpret = 0x100;
+
   struct Stats {
     uint64_t blocks = 0, links = 0, flushes = 0, invalidated = 0;
+    uint64_t interpreted = 0;  // runs of blocks not translated yet, left to the interpreter
     // Blocks the exec loop looked up (translated code left to it), and those the cache in front
     // of the block table (recent_) missed.
     uint64_t dispatches = 0, table_lookups = 0;
@@ -125,8 +129,19 @@ class JitEngine final : public Engine, public HostFaultHooks {
   jit::PlanConfig plan_config(const Hart& h, unsigned max_insns) const;
   x64::TranslateConfig config(const Hart& h);
   // Finds or translates the block at h.pc (of at most max_insns instructions, when not 0); nullptr
-  // after raising an instruction fault.
-  Block* block_for(Hart& h, unsigned max_insns = 0);
+  // after raising an instruction fault. With `interpret`, a block not translated yet whose runs so
+  // far are fewer than EngineOptions::jit_threshold is not: *interpret is set, nullptr returned,
+  // and the run counted.
+  Block* block_for(Hart& h, unsigned max_insns = 0, bool* interpret = nullptr);
+  // Whether the block with `key` has run jit_threshold times: counts this run if not. A direct-mapped
+  // table of key hashes, each with its runs in the low bits: a key that evicts another's restarts
+  // that one's count, which only delays its translation.
+  bool ran_enough(const Key& key);
+  static constexpr unsigned kRunsBits = 4, kRunsSlots = 1u << 16;
+  ZeroedPtr<std::array<uint64_t, kRunsSlots>> runs_;
+  // At kExitInterpret: interprets the block at h.pc up to where it first leaves (a taken transfer,
+  // a trap), ends, or reaches the deadline; false if a trap handler said stop.
+  bool interpret_block(Hart& h, TrapHandler& traps);
   // The pc -> code table translated code of this hart, mode and view consults for indirect jumps.
   LookupTable& lookup_for(Hart& h, uint64_t mode, uint64_t view);
   // Whether guest memory still holds what the plan decoded (another thread may have stored to it

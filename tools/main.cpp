@@ -46,6 +46,13 @@ void add_engine_options(CLI::App* cmd, brisk::EngineOptions& e) {
       ->group("Tuning");
   cmd->add_flag("--perf-map", e.perf_map, "Name translated blocks by guest pc in /tmp/perf-PID.map, for perf on the host")
       ->group("Tuning");
+  cmd->add_option("--jit-threshold", e.jit_threshold,
+                  "Runs of a block in the interpreter before the JIT translates it (0: translate every block at its "
+                  "first run)")
+      ->check(CLI::Range(0, 15))
+      ->capture_default_str()
+      ->type_name("N")
+      ->group("Tuning");
   cmd->add_option("--tb-size", e.tb_size_mib,
                   "Translated-code cache per engine, in MiB (QEMU's -accel tcg,tb-size); flushed whole when full")
       ->check(CLI::Range(1, 4096))

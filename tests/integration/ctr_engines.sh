@@ -51,7 +51,7 @@ done
 # A 1 MiB code cache (--tb-size 1) fills and is flushed while xz runs: the records made before each
 # flush still reach the buffer, and the CTR site table starts again at each flush, so it ends with
 # fewer sites than the run with a cache that never fills.
-sites_and_flushes() { sed -n 's/.* \([0-9]*\) code-cache flushes, \([0-9]*\) CTR sites\($\|;.*\)/\2 \1/p' "$WORK/jit.err"; }
+sites_and_flushes() { sed -n 's/.* \([0-9]*\) code-cache flushes, \([0-9]*\) CTR sites\($\|[,;].*\)/\2 \1/p' "$WORK/jit.err"; }
 stop=(--stats)
 same_dump "xz -6, --stats" any,not_taken "$SYSROOT/usr/bin/xz" -T1 -c -6 "$data"
 read -r whole_sites whole_flushes < <(sites_and_flushes)

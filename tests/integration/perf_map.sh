@@ -40,8 +40,9 @@ PY
 maps=()
 trap 'rm -rf "$WORK" "${maps[@]}"' EXIT
 
+# Every block is translated at its first run (--jit-threshold=0): main's first block runs once.
 # --- a second thread's code is not in the map ----------------------------------------------------
-"$BRISK" run --engine=jit --perf-map "$PROG" thread >"$WORK/out" 2>"$WORK/err" &
+"$BRISK" run --engine=jit --jit-threshold=0 --perf-map "$PROG" thread >"$WORK/out" 2>"$WORK/err" &
 pid=$!
 maps+=("/tmp/perf-$pid.map")
 status=0
@@ -57,7 +58,7 @@ grep -qE "^[0-9a-f]+ [0-9a-f]+ guest_${main_pc}_[0-9]+$" "$map" \
 pass "thread: $map names main's blocks ($(wc -l <"$map") lines) and none of the second thread's function"
 
 # --- a forked child's map: the parent's, then its own --------------------------------------------
-"$BRISK" run --engine=jit --perf-map "$PROG" fork >"$WORK/out" 2>"$WORK/err" &
+"$BRISK" run --engine=jit --jit-threshold=0 --perf-map "$PROG" fork >"$WORK/out" 2>"$WORK/err" &
 pid=$!
 maps+=("/tmp/perf-$pid.map")
 status=0
@@ -99,7 +100,7 @@ done <<<"$regions"
 pass "tier2: $map names $(wc -l <<<"$regions") regions, each at a block's pc"
 
 # --- the thunks' names, and a block's host code from BRISK_JIT_DUMP=1 through scripts/jit-disasm ---
-BRISK_JIT_DUMP=1 "$BRISK" run --engine=jit --perf-map "$PROG" thread >"$WORK/out" 2>"$WORK/err" &
+BRISK_JIT_DUMP=1 "$BRISK" run --engine=jit --jit-threshold=0 --perf-map "$PROG" thread >"$WORK/out" 2>"$WORK/err" &
 pid=$!
 maps+=("/tmp/perf-$pid.map" "/tmp/perf-$pid.code")
 status=0
