@@ -544,7 +544,12 @@ int main(int argc, char** argv) {
   try {
     app.parse(args);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help, --version
+    // A bad value (out of range, not a number, ...): one line in the form of program_args' errors.
+    const std::vector<CLI::App*> sub = app.get_subcommands();
+    const std::string cmd = sub.empty() ? "brisk" : "brisk " + sub.front()->get_name();
+    brisk::diag_print("{}: {} (see {} --help)\n", cmd, e.what(), cmd);
+    return 2;
   }
 
   try {

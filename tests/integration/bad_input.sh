@@ -42,6 +42,10 @@ expect_error "run: truncated ELF" "truncated|corrupt|not an ELF|not RISC-V" run 
 expect_error "run: corrupt riscv64 ELF" "corrupt|truncated" run "$WORK/rv-trunc"
 expect_usage "run: unknown option" "unknown option --no-such-option" run --no-such-option x
 expect_usage "run: no program" "missing PROG" run
+expect_usage "run: --jit-threshold out of range" " run: --jit-threshold: Value 16 not in range 0 to 15 \\(see brisk run --help\\)$" \
+    run --jit-threshold 16 "$WORK/text"
+expect_usage "system: --jit-regs not a number" " system: .*--jit-regs.* \\(see brisk system --help\\)$" \
+    system --jit-regs x --kernel "$WORK/text"
 expect_error "system: missing kernel" "cannot open the kernel .*nonexistent" system --bios none --kernel "$WORK/nonexistent"
 expect_error "system: bare-metal kernel that is no ELF" "neither an ELF nor a RISC-V Linux Image" system --bios none --kernel "$WORK/text"
 expect_error "system: too little memory" "too little memory" system --bios none --kernel "$WORK/text" -m 8M
