@@ -10,6 +10,8 @@ namespace brisk {
 
 class Interpreter : public Engine {
  public:
+  // The decode cache from `pool` while it has room (an engine's huge page: JitEngine's first runs).
+  explicit Interpreter(ZeroedPool* pool = nullptr) : cache_(make_zeroed<std::array<Entry, 4096>>(pool)) {}
   void run(Hart& h, TrapHandler& traps) override;
 
   // Executes the instruction at h.pc: on completion advances pc and instret; on Status::Trap leaves
@@ -31,7 +33,7 @@ class Interpreter : public Engine {
   };
   // Direct-mapped by pc; an entry is used only for a hart of the same ISA and while the bytes at pc
   // still match insn.raw, which also makes self-modifying code safe without fence.i.
-  ZeroedPtr<std::array<Entry, 4096>> cache_ = make_zeroed<std::array<Entry, 4096>>();
+  ZeroedPtr<std::array<Entry, 4096>> cache_;
 };
 
 }  // namespace brisk

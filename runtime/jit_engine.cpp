@@ -102,7 +102,7 @@ JitEngine::JitEngine(const EngineOptions& opt)
   tier2_on_ = opt_.tier2 && tier2::Compiler::available();
   // Not where translated code counts the machine's instruction classes (-M snitch's quantum mode),
   // which the machine counts for the interpreter's runs in its own loop.
-  if (opt_.jit_threshold && !opt_.insn_events) runs_ = make_zeroed<std::array<uint64_t, kRunsSlots>>();
+  if (opt_.jit_threshold && !opt_.insn_events) runs_ = make_zeroed<std::array<uint32_t, kRunsSlots>>(&tables_);
 }
 
 void JitEngine::emit_trampolines() {
@@ -333,11 +333,12 @@ x64::TranslateConfig JitEngine::config(const Hart& h) {
 }
 
 bool JitEngine::ran_enough(const Key& key) {
-  constexpr uint64_t runs_mask = (1u << kRunsBits) - 1;
+  constexpr uint32_t runs_mask = (1u << kRunsBits) - 1;
   const uint64_t hash = BlockTable<Block>::hash(key);
-  uint64_t& slot = (*runs_)[hash % kRunsSlots];
-  if ((slot & ~runs_mask) != (hash & ~runs_mask)) slot = hash & ~runs_mask;
-  if ((slot & runs_mask) >= std::min<uint64_t>(opt_.jit_threshold, runs_mask)) return true;
+  uint32_t& slot = (*runs_)[hash % kRunsSlots];
+  const uint32_t tag = static_cast<uint32_t>(hash >> 32) & ~runs_mask;
+  if ((slot & ~runs_mask) != tag) slot = tag;
+  if ((slot & runs_mask) >= std::min<uint32_t>(opt_.jit_threshold, runs_mask)) return true;
   slot++;
   return false;
 }

@@ -134,11 +134,11 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // and the run counted.
   Block* block_for(Hart& h, unsigned max_insns = 0, bool* interpret = nullptr);
   // Whether the block with `key` has run jit_threshold times: counts this run if not. A direct-mapped
-  // table of key hashes, each with its runs in the low bits: a key that evicts another's restarts
-  // that one's count, which only delays its translation.
+  // table of key hash tags, each with its runs in the low bits: a key that evicts another's restarts
+  // that one's count, which only delays its translation. In tables_' huge page, as hashes spread it.
   bool ran_enough(const Key& key);
   static constexpr unsigned kRunsBits = 4, kRunsSlots = 1u << 16;
-  ZeroedPtr<std::array<uint64_t, kRunsSlots>> runs_;
+  ZeroedPtr<std::array<uint32_t, kRunsSlots>> runs_;
   // At kExitInterpret: interprets the block at h.pc up to where it first leaves (a taken transfer,
   // a trap), ends, or reaches the deadline; false if a trap handler said stop.
   bool interpret_block(Hart& h, TrapHandler& traps);
@@ -233,7 +233,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   std::deque<Region> regions_;            // entered ones, until a code-cache flush
   std::vector<uint64_t> dead_regions_;    // entered ones whose block was dropped: freed once they return
   jit::BlockPlan plan_;  // block_for's scratch plan
-  Interpreter interp_;  // for the last few instructions before a deadline
+  Interpreter interp_{&tables_};  // for first runs and the last few instructions before a deadline
   Stats stats_;
   FILE* perf_map_ = nullptr;
   void name_trampolines();  // in the perf map
