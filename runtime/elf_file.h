@@ -34,6 +34,7 @@ class ElfFile {
   const std::vector<GElf_Phdr>& segments() const { return ph_; }
   // Copies n bytes at file offset `off` into dst; throws brisk::Error on a short read.
   void read(uint64_t off, void* dst, size_t n) const;
+  int fd() const { return fd_; }
   // The value of a symbol from .symtab, if the file has one by that name.
   std::optional<uint64_t> symbol(const std::string& name) const;
   // The defined functions (STT_FUNC) of .symtab, or of .dynsym when the file is stripped, sorted by

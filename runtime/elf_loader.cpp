@@ -20,6 +20,20 @@ int segment_prot(uint32_t flags) {
   return (flags & PF_R ? PROT_READ : 0) | (flags & PF_W ? PROT_WRITE : 0) | (flags & PF_X ? PROT_EXEC : 0);
 }
 
+// The file's bytes [off, off + n) at guest address va, in memory mapped writable: the pages wholly
+// inside them as a private mapping of the file, which costs a host fault only where the guest
+// touches them (a start-up copied every page), and the partial pages at the ends copied, so that
+// what shares their page with another segment or lies beyond the file's bytes is as before.
+void load_segment(GuestVm& vm, const ElfFile& f, uint64_t va, uint64_t off, uint64_t n) {
+  const uint64_t lo = GuestVm::page_up(va), hi = GuestVm::page_down(va + n);
+  if (lo >= hi || !vm.overlay_file(lo, hi - lo, f.fd(), off + (lo - va))) {
+    f.read(off, vm.base() + va, n);
+    return;
+  }
+  f.read(off, vm.base() + va, lo - va);
+  f.read(off + (hi - va), vm.base() + hi, va + n - hi);
+}
+
 }  // namespace
 
 LoadedElf load_elf(GuestVm& vm, const std::string& path, bool interpreter) {
@@ -70,7 +84,7 @@ LoadedElf load_elf(GuestVm& vm, const std::string& path, bool interpreter) {
   std::vector<Run> runs;
   for (const auto& p : ph) {
     if (p.p_type != PT_LOAD) continue;
-    f.read(p.p_offset, vm.base() + (out.bias + p.p_vaddr), p.p_filesz);
+    load_segment(vm, f, out.bias + p.p_vaddr, p.p_offset, p.p_filesz);
     uint64_t start = GuestVm::page_down(p.p_vaddr);
     const uint64_t end = GuestVm::page_up(p.p_vaddr + p.p_memsz);
     const int prot = segment_prot(p.p_flags);

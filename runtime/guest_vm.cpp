@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <stdexcept>
 
+#include "runtime/error.h"
 #include "runtime/host_fault.h"
 
 namespace brisk {
@@ -183,6 +184,16 @@ int64_t GuestVm::map(uint64_t addr, uint64_t len, int prot, int flags, int fd, u
   record(addr, m);
   if ((prot & PROT_EXEC) && !m.path.empty() && on_exec_map) on_exec_map(addr, m);
   return static_cast<int64_t>(addr);
+}
+
+bool GuestVm::overlay_file(uint64_t addr, uint64_t len, int fd, uint64_t offset) {
+  code_change(addr, addr + len);
+  constexpr int kRw = PROT_READ | PROT_WRITE;
+  if (mmap(base_ + addr, len, kRw, MAP_PRIVATE | MAP_FIXED, fd, static_cast<off_t>(offset)) != MAP_FAILED) return true;
+  // A failed MAP_FIXED may have unmapped the range already.
+  if (mmap(base_ + addr, len, kRw, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+    throw Error("cannot map {:#x} bytes of guest memory at {:#x}: {}", len, addr, std::strerror(errno));
+  return false;
 }
 
 int64_t GuestVm::unmap(uint64_t addr, uint64_t len) {

@@ -64,8 +64,13 @@ class GuestVm {
   uint64_t program_break() const { return brk_; }
   uint64_t brk(uint64_t addr);
 
-  // Gives every mapping that has no file the file `path` (the ELF loader copies segments into
-  // anonymous memory, which Linux would show as mappings of the program).
+  // Puts a private mapping of the file's bytes at `offset` in place of the whole pages [addr, addr +
+  // len) of private anonymous memory, which stay the mapping they were part of: the ELF loader's way
+  // to load a segment's pages without copying them. False if the host refused: the pages are then
+  // zeroed anonymous memory again.
+  bool overlay_file(uint64_t addr, uint64_t len, int fd, uint64_t offset);
+  // Gives every mapping that has no file the file `path` (the ELF loader's segments are anonymous
+  // mappings here, which Linux would show as mappings of the program).
   void name_anonymous(const std::string& path);
   // Calls fn(start, mapping) for every mapping, lowest first.
   void for_each(const std::function<void(uint64_t, const Mapping&)>& fn) const;

@@ -2,11 +2,13 @@
 // (jit/x64/code_arena.h) and the heap (runtime/host_heap.cpp).
 #include "jit/x64/code_arena.h"
 #include "runtime/bus.h"
+#include "runtime/elf_loader.h"
 #include "runtime/guest_vm.h"
 #include "runtime/host_heap.h"
 #include "runtime/sanitizer.h"
 #include "runtime/zeroed.h"
 
+#include <elf.h>
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -16,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -116,6 +119,72 @@ TEST(HostMemory, TheReservedHeapAsksForHugePagesAndStays) {
   for (void* b : blocks) free(b);
   EXPECT_EQ(sbrk(0), top);
   EXPECT_FALSE(reserve_huge_heap(1 << 20));  // less than a huge page's worth
+}
+
+// The device and inode of the mapping in /proc/self/maps that holds `p` ("00:00 0" for anonymous memory).
+std::string mapped_file_of(const void* p) {
+  std::ifstream maps("/proc/self/maps");
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  for (std::string line; std::getline(maps, line);) {
+    unsigned long start = 0, end = 0;
+    std::string range, perms, offset, dev, inode;
+    std::istringstream(line) >> range >> perms >> offset >> dev >> inode;
+    std::sscanf(range.c_str(), "%lx-%lx", &start, &end);
+    if (at >= start && at < end) return dev + " " + inode;
+  }
+  return "";
+}
+
+// load_elf maps the pages wholly inside a segment's file bytes from the file and copies the
+// partial pages at its ends: the guest sees the file's bytes and zeros past them either way.
+TEST(HostMemory, LoadedSegmentsMapTheirWholePagesFromTheFile) {
+  // Text: the file's first 0x3000 bytes at 0x10000, three whole pages. Data: 0x2200 bytes from
+  // offset 0x3100 at 0x14100, a partial page, a whole one and a partial one, then 0xe00 bytes of bss.
+  constexpr uint64_t kText = 0x10000, kData = 0x14100, kDataOff = 0x3100, kDataFile = 0x2200, kDataMem = 0x3000;
+  std::vector<uint8_t> file(kDataOff + kDataFile);
+  for (size_t i = 0; i < file.size(); i++) file[i] = static_cast<uint8_t>(i * 7 + 3);
+  Elf64_Ehdr eh{};
+  std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
+  eh.e_ident[EI_CLASS] = ELFCLASS64;
+  eh.e_ident[EI_DATA] = ELFDATA2LSB;
+  eh.e_ident[EI_VERSION] = EV_CURRENT;
+  eh.e_type = ET_EXEC;
+  eh.e_machine = EM_RISCV;
+  eh.e_version = EV_CURRENT;
+  eh.e_entry = kText + 0x1000;
+  eh.e_phoff = sizeof eh;
+  eh.e_ehsize = sizeof eh;
+  eh.e_phentsize = sizeof(Elf64_Phdr);
+  eh.e_phnum = 2;
+  const Elf64_Phdr ph[2] = {
+      {.p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_offset = 0, .p_vaddr = kText, .p_paddr = kText,
+       .p_filesz = 0x3000, .p_memsz = 0x3000, .p_align = 0x1000},
+      {.p_type = PT_LOAD, .p_flags = PF_R | PF_W, .p_offset = kDataOff, .p_vaddr = kData, .p_paddr = kData,
+       .p_filesz = kDataFile, .p_memsz = kDataMem, .p_align = 0x1000},
+  };
+  std::memcpy(file.data(), &eh, sizeof eh);
+  std::memcpy(file.data() + sizeof eh, ph, sizeof ph);
+  char path[] = "/tmp/brisk-elf-XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, file.data(), file.size()), static_cast<ssize_t>(file.size()));
+  close(fd);
+  GuestVm vm;
+  const LoadedElf elf = load_elf(vm, path, false);
+  unlink(path);
+  EXPECT_EQ(elf.entry, kText + 0x1000);
+  const uint8_t* g = vm.base();
+  EXPECT_EQ(std::memcmp(g + kText, file.data(), 0x3000), 0);
+  EXPECT_EQ(std::memcmp(g + kData, file.data() + kDataOff, kDataFile), 0);
+  for (uint64_t a = kData + kDataFile; a < kData + kDataMem; a++) ASSERT_EQ(g[a], 0) << std::hex << a;
+  const std::string anonymous = "00:00 0";
+  for (uint64_t page : {kText, kText + 0x1000, kText + 0x2000, kData + 0xf00})
+    EXPECT_NE(mapped_file_of(g + page), anonymous) << std::hex << page;
+  for (uint64_t page : {kData - 0x100, kData + 0x1f00, kData + 0x2f00})
+    EXPECT_EQ(mapped_file_of(g + page), anonymous) << std::hex << page;
+  // Writes stay the guest's own: the data page is private.
+  vm.base()[kData + 0xf00] ^= 0xff;
+  EXPECT_EQ(g[kData + 0xf00], static_cast<uint8_t>(file[kDataOff + 0xf00] ^ 0xff));
 }
 
 }  // namespace
