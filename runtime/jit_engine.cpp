@@ -374,9 +374,11 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns, bool* interp
     r = {key, b};
     return b;
   }
-  // Not on a hart a trace unit observes: translated code's records in the ring are the unit's
-  // (docs/ete.md, "The engine rule"), and a run the interpreter made would retire between them.
-  if (interpret && runs_ && !h.retire_observer && !ran_enough(key)) {
+  // Where a trace unit observes the hart, only in its view (a silent run's steps are alike: those of
+  // one view) and while it does not trace: translated code's ring records are then the unit's
+  // (docs/ete.md, "The engine rule"), and the unit's stream lost a branch's atom when the
+  // interpreter retired that branch after such records (bare.ete_jit.autofdo, the last atom).
+  if (interpret && runs_ && key.view == h.trace_view && !h.record_transfers && !ran_enough(key)) {
     stats_.interpreted++;
     *interpret = true;
     return nullptr;
