@@ -41,6 +41,7 @@
 #include "runtime/linux_syscall_nr.h"
 #include "runtime/linux_user.h"
 #include "tests/fuzz/fuzz.h"
+#include "tests/riscv_elf.h"
 
 using namespace brisk;
 
@@ -77,31 +78,17 @@ void write_file(const char* path, const std::string& text) {
 
 // A static riscv64 ELF: one PT_LOAD of kText..kText + 64 KiB, read-write-execute, entry at kText.
 std::vector<uint8_t> tiny_elf() {
-  Elf64_Ehdr eh{};
-  std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
-  eh.e_ident[EI_CLASS] = ELFCLASS64;
-  eh.e_ident[EI_DATA] = ELFDATA2LSB;
-  eh.e_ident[EI_VERSION] = EV_CURRENT;
-  eh.e_type = ET_EXEC;
-  eh.e_machine = EM_RISCV;
-  eh.e_version = EV_CURRENT;
-  eh.e_entry = kText + sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr);
-  eh.e_phoff = sizeof(Elf64_Ehdr);
-  eh.e_ehsize = sizeof(Elf64_Ehdr);
-  eh.e_phentsize = sizeof(Elf64_Phdr);
-  eh.e_phnum = 1;
+  constexpr size_t kHeaders = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr);
   Elf64_Phdr ph{};
   ph.p_type = PT_LOAD;
   ph.p_flags = PF_R | PF_W | PF_X;
   ph.p_vaddr = ph.p_paddr = kText;
-  ph.p_filesz = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) + 4;
+  ph.p_filesz = kHeaders + 4;
   ph.p_memsz = kScratch + kScratchSize - kText;
   ph.p_align = 0x1000;
+  std::vector<uint8_t> out = test::riscv_elf(kText + kHeaders, {ph}, ph.p_filesz);
   const uint32_t ecall = 0x00000073;
-  std::vector<uint8_t> out(ph.p_filesz);
-  std::memcpy(out.data(), &eh, sizeof eh);
-  std::memcpy(out.data() + sizeof eh, &ph, sizeof ph);
-  std::memcpy(out.data() + sizeof eh + sizeof ph, &ecall, 4);
+  std::memcpy(out.data() + kHeaders, &ecall, 4);
   return out;
 }
 

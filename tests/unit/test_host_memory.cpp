@@ -7,6 +7,7 @@
 #include "runtime/host_heap.h"
 #include "runtime/sanitizer.h"
 #include "runtime/zeroed.h"
+#include "tests/riscv_elf.h"
 
 #include <elf.h>
 #include <gtest/gtest.h>
@@ -141,29 +142,15 @@ TEST(HostMemory, LoadedSegmentsMapTheirWholePagesFromTheFile) {
   // Text: the file's first 0x3000 bytes at 0x10000, three whole pages. Data: 0x2200 bytes from
   // offset 0x3100 at 0x14100, a partial page, a whole one and a partial one, then 0xe00 bytes of bss.
   constexpr uint64_t kText = 0x10000, kData = 0x14100, kDataOff = 0x3100, kDataFile = 0x2200, kDataMem = 0x3000;
-  std::vector<uint8_t> file(kDataOff + kDataFile);
-  for (size_t i = 0; i < file.size(); i++) file[i] = static_cast<uint8_t>(i * 7 + 3);
-  Elf64_Ehdr eh{};
-  std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
-  eh.e_ident[EI_CLASS] = ELFCLASS64;
-  eh.e_ident[EI_DATA] = ELFDATA2LSB;
-  eh.e_ident[EI_VERSION] = EV_CURRENT;
-  eh.e_type = ET_EXEC;
-  eh.e_machine = EM_RISCV;
-  eh.e_version = EV_CURRENT;
-  eh.e_entry = kText + 0x1000;
-  eh.e_phoff = sizeof eh;
-  eh.e_ehsize = sizeof eh;
-  eh.e_phentsize = sizeof(Elf64_Phdr);
-  eh.e_phnum = 2;
-  const Elf64_Phdr ph[2] = {
+  const std::vector<Elf64_Phdr> ph = {
       {.p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_offset = 0, .p_vaddr = kText, .p_paddr = kText,
        .p_filesz = 0x3000, .p_memsz = 0x3000, .p_align = 0x1000},
       {.p_type = PT_LOAD, .p_flags = PF_R | PF_W, .p_offset = kDataOff, .p_vaddr = kData, .p_paddr = kData,
        .p_filesz = kDataFile, .p_memsz = kDataMem, .p_align = 0x1000},
   };
-  std::memcpy(file.data(), &eh, sizeof eh);
-  std::memcpy(file.data() + sizeof eh, ph, sizeof ph);
+  std::vector<uint8_t> file = test::riscv_elf(kText + 0x1000, ph, kDataOff + kDataFile);
+  for (size_t i = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) * ph.size(); i < file.size(); i++)
+    file[i] = static_cast<uint8_t>(i * 7 + 3);
   char path[] = "/tmp/brisk-elf-XXXXXX";
   const int fd = mkstemp(path);
   ASSERT_GE(fd, 0);
