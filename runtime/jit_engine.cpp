@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 
 #include <asmjit/core.h>
@@ -22,6 +23,7 @@
 #include "runtime/fp.h"
 #include "runtime/hart.h"
 #include "runtime/mmu.h"
+#include "runtime/quiet_thread.h"
 
 namespace brisk {
 
@@ -185,7 +187,16 @@ void JitEngine::adapt(Hart& h) {
   }
 }
 
-bool JitEngine::load_tier2() {
+// What the thread that loads LLVM and the engine share: whichever is done with it last frees it.
+struct JitEngine::Tier2Load {
+  std::mutex mu;
+  std::atomic<bool> done{false};  // the compiler (or the error) is here
+  bool abandoned = false;         // the engine went first
+  std::unique_ptr<tier2::Compiler> compiler;
+  std::string error;
+};
+
+tier2::Compiler::Options JitEngine::tier2_options() {
   // BRISK_TIER2_SELFTEST=fail (tests only): LLVM fails on every region, to show what brisk does then.
   const char* selftest = std::getenv("BRISK_TIER2_SELFTEST");
   tier2::Compiler::Options o;
@@ -196,18 +207,20 @@ bool JitEngine::load_tier2() {
     if (Hart* h = running_.load(std::memory_order_acquire))
       std::atomic_ref<uint64_t>(h->deadline).store(0, std::memory_order_relaxed);
   };
-  std::string error;
-  // Loading runs libLLVM's initializers on this thread, whose MXCSR holds the guest's accrued
-  // flags (runtime/fp.h): they must come out as they went in.
-  const unsigned mxcsr = _mm_getcsr();
-  tier2_ = tier2::Compiler::load(o, error);
-  _mm_setcsr(mxcsr);
+  return o;
+}
+
+void JitEngine::loaded_tier2(std::unique_ptr<tier2::Compiler> compiler, const std::string& error) {
+  tier2_ = std::move(compiler);
   if (!tier2_) {
     tier2_on_ = false;
+    compiling_.clear();  // their blocks keep the baseline code, and their region ids: not queued again
     static std::atomic<bool> said{false};
     if (!said.exchange(true)) diag_print("brisk: tier 2: LLVM is not available; everything stays in the baseline tier: {}\n", error);
+    return;
   }
-  return tier2_ != nullptr;
+  // Newest first: the blocks the start of the run made hot may be cold by now.
+  for (auto it = compiling_.rbegin(); it != compiling_.rend(); ++it) tier2_->submit(it->first, region_of(it->second));
 }
 
 std::string JitEngine::summary() const {
@@ -238,8 +251,9 @@ std::string JitEngine::summary() const {
 void JitEngine::after_fork() {
   // The compiler's thread did not come along: its state may be half-changed, so it is left alone
   // (leaked, not destroyed), and the regions entered so far stay, their code copied with the rest.
-  if (tier2_) {
+  if (tier2_ || loading_) {
     (void)tier2_.release();
+    loading_ = nullptr;  // its thread is the parent's alone
     tier2_on_ = false;
     compiling_.clear();
     dead_regions_.clear();
@@ -274,6 +288,18 @@ void JitEngine::name_trampolines() {
 }
 
 JitEngine::~JitEngine() {
+  // The compiler's thread calls back into this engine (tier2_options): it goes first.
+  tier2_.reset();
+  if (loading_) {
+    bool done;
+    {
+      std::lock_guard lock(loading_->mu);
+      done = loading_->done.load(std::memory_order_relaxed);
+      loading_->abandoned = !done;
+    }
+    if (done) delete loading_;
+    else tier2::note_abandoned();  // the thread frees it
+  }
   if (!perf_map_) return;
   // BRISK_JIT_DUMP=1: the code arena as it is now, for scripts/jit-disasm (its first byte is
   // brisk_enter's, in the map).
@@ -659,10 +685,8 @@ bool JitEngine::interpret_block(Hart& h, TrapHandler& traps) {
 
 uint32_t JitEngine::enter(Hart& h) {
   if (tier2_on_ && !tier2_) start_tier2();
-  if (tier2_) {
-    running_.store(&h, std::memory_order_release);
-    install_regions();
-  }
+  if (tier2_ || loading_) running_.store(&h, std::memory_order_release);
+  if (tier2_) install_regions();
   bool interpret = false;
   Block* b = block_for(h, 0, &interpret);
   if (interpret) return kExitInterpret;
@@ -709,7 +733,7 @@ uint32_t JitEngine::enter(Hart& h) {
       stats_.translated_insns += h.instret - before;
       before = h.instret;
       start_tier2();
-      if (tier2_) running_.store(&h, std::memory_order_release);
+      if (tier2_ || loading_) running_.store(&h, std::memory_order_release);
     }
   }
   stats_.translated_insns += h.instret - before;
@@ -772,17 +796,47 @@ std::vector<jit::BlockPlan> JitEngine::region_of(const Block* b) const {
 }
 
 void JitEngine::start_tier2() {
+  if (loading_) {
+    if (!loading_->done.load(std::memory_order_acquire)) return;
+    std::unique_ptr<Tier2Load> l(std::exchange(loading_, nullptr));
+    return loaded_tier2(std::move(l->compiler), l->error);
+  }
   // Loading LLVM and its first compilation cost about 0.1 s of CPU: a short program (busybox echo
   // and `xz --version` retire about half a million instructions) ends before that would pay, though
-  // some of its blocks get hot. A threshold of 0 (the tests') loads it at once.
+  // some of its blocks get hot.
   constexpr uint64_t kLoadAfter = 1'000'000;  // instructions retired in translated code
   if (compiling_.empty() || (opt_.tier2_threshold && stats_.translated_insns < kLoadAfter)) return;
-  if (!load_tier2()) {
-    compiling_.clear();  // their blocks keep the baseline code, and their region ids: not queued again
-    return;
+  if (!opt_.tier2_threshold) {
+    // Every block at once (the tests' setting): the run waits for LLVM, so that even its first
+    // blocks are compiled. Loading runs libLLVM's initializers on this thread, whose MXCSR holds the
+    // guest's accrued flags (runtime/fp.h): they must come out as they went in.
+    std::string error;
+    const unsigned mxcsr = _mm_getcsr();
+    std::unique_ptr<tier2::Compiler> c = tier2::Compiler::load(tier2_options(), error);
+    _mm_setcsr(mxcsr);
+    return loaded_tier2(std::move(c), error);
   }
-  // Newest first: the blocks the start of the run made hot may be cold by now.
-  for (auto it = compiling_.rbegin(); it != compiling_.rend(); ++it) tier2_->submit(it->first, region_of(it->second));
+  // Otherwise the hart runs on while a thread of its own loads LLVM (about 0.1 s), and the exec
+  // loop takes the compiler when it is there. At the hart's priority, as when the hart loaded it.
+  loading_ = new Tier2Load;
+  quiet_thread([l = loading_, o = tier2_options()] {
+    // All of it under work_lock, which a guest's fork waits for: dlopen, LLVM's initializers and
+    // malloc must not be half-way when a raw clone copies the process (jit/llvm/region.h).
+    std::lock_guard busy(tier2::work_lock());
+    std::string error;
+    std::unique_ptr<tier2::Compiler> c = tier2::Compiler::load(o, error);
+    std::unique_lock lock(l->mu);
+    if (l->abandoned) {
+      lock.unlock();
+      delete l;
+      return;
+    }
+    l->compiler = std::move(c);
+    l->error = std::move(error);
+    l->done.store(true, std::memory_order_release);
+    // A loop running chained comes back to the exec loop, which takes the compiler.
+    if (o.on_done) o.on_done();
+  }, 0).detach();
 }
 
 uint32_t JitEngine::run_region(Hart* h, const void* region) {

@@ -162,7 +162,8 @@ class JitEngine final : public Engine, public HostFaultHooks {
   void tier_up(Block* b);
   // b's region: b and the hot blocks in its page that its direct exits reach, transitively.
   std::vector<jit::BlockPlan> region_of(const Block* b) const;
-  void start_tier2();  // loads the compiler once the run is long enough, and submits what is queued
+  // Starts loading the compiler once the run is long enough, and takes it when it is loaded.
+  void start_tier2();
   void install_regions();
 
   EngineOptions opt_;
@@ -226,7 +227,11 @@ class JitEngine final : public Engine, public HostFaultHooks {
   // come back to the exec loop.
   bool tier2_on_ = false;
   std::unique_ptr<tier2::Compiler> tier2_;
-  bool load_tier2();
+  struct Tier2Load;
+  Tier2Load* loading_ = nullptr;  // LLVM loading on a thread of its own (start_tier2)
+  tier2::Compiler::Options tier2_options();
+  // Takes the loaded compiler (nullptr: LLVM is not available, as `error` says) and submits what is queued.
+  void loaded_tier2(std::unique_ptr<tier2::Compiler> compiler, const std::string& error);
   std::atomic<Hart*> running_{nullptr};
   uint64_t last_region_ = 0;
   std::map<uint64_t, Block*> compiling_;  // queued regions by id, while their blocks are valid

@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "jit/llvm/region.h"
 #include "runtime/diag.h"
 #include "runtime/error.h"
 #include "runtime/ete_decode.h"
@@ -374,7 +375,9 @@ void add_user_options(CLI::App* cmd, UserArgs& a) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int brisk_main(int argc, char** argv) {
   // The FP semantics run on SSE4.1 and FMA3 (runtime/fp.cpp): say so instead of dying on SIGILL.
   if (!__builtin_cpu_supports("sse4.1") || !__builtin_cpu_supports("fma")) {
     brisk::diag_print("brisk: this host's CPU lacks SSE4.1 or FMA3, which brisk needs\n");
@@ -651,4 +654,17 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int status = brisk_main(argc, argv);
+  // A tier-2 thread still loading LLVM or compiling when the run ended: exit's destructors of
+  // libLLVM's globals would race it (jit/llvm/region.h), and everything brisk writes is written.
+  if (brisk::tier2::any_abandoned()) {
+    std::fflush(nullptr);
+    std::_Exit(status);
+  }
+  return status;
 }

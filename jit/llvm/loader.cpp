@@ -37,6 +37,13 @@ std::mutex& work_lock() {
   return m;
 }
 
+namespace {
+std::atomic<bool> g_abandoned{false};
+}  // namespace
+
+void note_abandoned() { g_abandoned.store(true, std::memory_order_release); }
+bool any_abandoned() { return g_abandoned.load(std::memory_order_acquire); }
+
 bool Compiler::available() { return !g_forked.load(std::memory_order_relaxed); }
 
 std::unique_ptr<Compiler> Compiler::load(const Options& opt, std::string& error) {

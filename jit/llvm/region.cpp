@@ -329,9 +329,11 @@ struct Impl {
   std::map<uint64_t, llvm::orc::ResourceTrackerSP> trackers;
   std::map<std::string, uint64_t, std::less<>> code_sizes;  // of regions linked, by name (RegionSizes)
   bool stop = false;
+  bool compiling = false;  // the worker is in compile(), with mu not held
   std::thread worker;
 
-  void work(LlvmCompiler& c);
+  Compiled compile(uint64_t id, const std::vector<jit::BlockPlan>& plans);
+  void work();
 };
 
 // Records the size of each region's code as JITLink lays it out, for --perf-map.
@@ -371,7 +373,7 @@ class LlvmCompiler final : public Compiler {
   std::unique_ptr<Impl> impl_;
 };
 
-void Impl::work(LlvmCompiler& c) {
+void Impl::work() {
   std::unique_lock lock(mu);
   for (;;) {
     cv.wait(lock, [&] { return stop || !queue.empty(); });
@@ -385,12 +387,17 @@ void Impl::work(LlvmCompiler& c) {
     {
       auto [id, plans] = std::move(queue.front());
       queue.pop_front();
+      compiling = true;
       lock.unlock();
-      Compiled r = c.compile(id, plans);
+      Compiled r = compile(id, plans);
       lock.lock();
+      compiling = false;
+      // The owner left while this compiled (~LlvmCompiler): nobody takes the region.
+      if (stop) return;
       done.push_back(std::move(r));
     }  // The plans are freed with work_lock held: a fork must not find this thread inside malloc.
     has_done.store(true, std::memory_order_release);
+    // Under mu, so that the owner, once it has set stop, knows this no longer runs.
     if (opt.on_done) opt.on_done();
     busy.unlock();
   }
@@ -444,15 +451,30 @@ LlvmCompiler::LlvmCompiler(const Options& opt) : impl_(std::make_unique<Impl>())
 }
 
 LlvmCompiler::~LlvmCompiler() {
+  bool compiling;
   {
     std::lock_guard lock(impl_->mu);
     impl_->stop = true;
+    compiling = impl_->compiling;
   }
   impl_->cv.notify_all();
-  if (impl_->worker.joinable()) impl_->worker.join();
+  if (!impl_->worker.joinable()) return;
+  if (!compiling) {
+    impl_->worker.join();
+    return;
+  }
+  // A compilation takes a tenth of a second and more, which the end of a run does not wait for: the
+  // worker finishes it and ends by itself, with Impl its own from here on (note_abandoned).
+  impl_->worker.detach();
+  (void)impl_.release();
+  note_abandoned();
 }
 
 Compiled LlvmCompiler::compile(uint64_t id, const std::vector<jit::BlockPlan>& plans) {
+  return impl_->compile(id, plans);
+}
+
+Compiled Impl::compile(uint64_t id, const std::vector<jit::BlockPlan>& plans) {
   const auto t0 = std::chrono::steady_clock::now();
   Compiled r;
   r.id = id;
@@ -464,7 +486,7 @@ Compiled LlvmCompiler::compile(uint64_t id, const std::vector<jit::BlockPlan>& p
     r.nanoseconds = elapsed();
     return r;
   };
-  if (!impl_->jit) return fail(impl_->jit_error);
+  if (!jit) return fail(jit_error);
 
   auto ctx = std::make_unique<llvm::LLVMContext>();
   const llvm::StringRef bytes(reinterpret_cast<const char*>(kSemanticsBitcode), kSemanticsBitcode_size);
@@ -479,7 +501,7 @@ Compiled LlvmCompiler::compile(uint64_t id, const std::vector<jit::BlockPlan>& p
   if (!entries || entries->getNumOperands() != kOpCount) return fail("the semantics' bitcode has no kSemantics table");
 
   const std::string name = fmt::format("brisk_region_{}", id);
-  llvm::Function* region = RegionBuilder(*m, plans, *entries).build(name, impl_->opt.inject_failure);
+  llvm::Function* region = RegionBuilder(*m, plans, *entries).build(name, opt.inject_failure);
   if (auto e = materialize_reachable(*m, *region)) return fail(error_text(std::move(e)));
   // Only the region is the module's own: the rest is inlined into it or dropped, and the
   // semantics it still calls are brisk's, found by name.
@@ -495,8 +517,8 @@ Compiled LlvmCompiler::compile(uint64_t id, const std::vector<jit::BlockPlan>& p
   if (!jtmb) return fail(error_text(jtmb.takeError()));
   auto tm = jtmb->createTargetMachine();
   if (!tm) return fail(error_text(tm.takeError()));
-  m->setDataLayout(impl_->jit->getDataLayout());
-  m->setTargetTriple(impl_->jit->getTargetTriple().str());
+  m->setDataLayout(jit->getDataLayout());
+  m->setTargetTriple(jit->getTargetTriple().str());
   {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
@@ -517,23 +539,23 @@ Compiled LlvmCompiler::compile(uint64_t id, const std::vector<jit::BlockPlan>& p
   }
   if (std::getenv("BRISK_TIER2_DUMP_IR")) m->print(llvm::errs(), nullptr);
 
-  auto rt = impl_->jit->getMainJITDylib().createResourceTracker();
-  if (auto e = impl_->jit->addIRModule(rt, llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))))
+  auto rt = jit->getMainJITDylib().createResourceTracker();
+  if (auto e = jit->addIRModule(rt, llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))))
     return fail(error_text(std::move(e)));
-  auto sym = impl_->jit->lookup(name);
+  auto sym = jit->lookup(name);
   if (!sym) {
     std::string why = error_text(sym.takeError());
     llvm::consumeError(rt->remove());
-    std::lock_guard lock(impl_->mu);
-    if (!impl_->session_error.empty()) why = std::exchange(impl_->session_error, {}) + " (" + why + ")";
+    std::lock_guard lock(mu);
+    if (!session_error.empty()) why = std::exchange(session_error, {}) + " (" + why + ")";
     return fail(why);
   }
   {
-    std::lock_guard lock(impl_->mu);
-    impl_->trackers[id] = rt;
-    if (auto it = impl_->code_sizes.find(name); it != impl_->code_sizes.end()) {
+    std::lock_guard lock(mu);
+    trackers[id] = rt;
+    if (auto it = code_sizes.find(name); it != code_sizes.end()) {
       r.size = it->second;
-      impl_->code_sizes.erase(it);
+      code_sizes.erase(it);
     }
   }
   r.fn = sym->toPtr<RegionFn>();
@@ -545,7 +567,7 @@ void LlvmCompiler::submit(uint64_t id, std::vector<jit::BlockPlan> plans) {
   {
     std::lock_guard lock(impl_->mu);
     impl_->queue.emplace_back(id, std::move(plans));
-    if (!impl_->worker.joinable()) impl_->worker = quiet_thread([this] { impl_->work(*this); });
+    if (!impl_->worker.joinable()) impl_->worker = quiet_thread([impl = impl_.get()] { impl->work(); });
   }
   impl_->cv.notify_one();
 }

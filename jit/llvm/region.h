@@ -56,6 +56,8 @@ class Compiler {
   // half-changed there by a thread that did not come along.
   static bool available();
 
+  // Does not wait for a compilation in progress: its thread finishes it and ends by itself
+  // (note_abandoned).
   virtual ~Compiler() = default;
   // Compiles the region of `plans` on the calling thread (the background thread, and tests).
   virtual Compiled compile(uint64_t id, const std::vector<jit::BlockPlan>& plans) = 0;
@@ -73,6 +75,12 @@ class Compiler {
 // handlers. So the forking thread holds this around the clone, and a compiler's thread holds it
 // while it works (jit/llvm/loader.cpp).
 std::mutex& work_lock();
+
+// A compiler's thread, or the thread loading the module, that its owner left running when it went
+// (a run does not wait for LLVM at its end): the thread ends by itself, and brisk then ends with
+// _Exit, since exit's destructors of libLLVM's globals would race it (tools/main.cpp).
+void note_abandoned();
+bool any_abandoned();
 
 // The module's one entry point, which Compiler::load looks up.
 extern "C" Compiler* brisk_tier2_create(const Compiler::Options& opt);
