@@ -451,4 +451,9 @@ int64_t LinuxUser::mem_file_rw(int fd, uint64_t buf, uint64_t len, std::optional
   return r;
 }
 
+bool LinuxUser::is_program(int dirfd, const std::string& path) const {
+  struct stat st;
+  return exe_ino_ && fstatat(dirfd, path.c_str(), &st, 0) == 0 && st.st_dev == exe_dev_ && st.st_ino == exe_ino_;
+}
+
 }  // namespace brisk

@@ -293,6 +293,7 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
       std::string p = host_path_arg(a[1], err);
       if (err) return err;
       const int dirfd = fd(0);
+      if (((i(2) & O_ACCMODE) != O_RDONLY || (i(2) & O_TRUNC)) && is_program(dirfd, p)) return -ETXTBSY;
       const int64_t r = host(::syscall(SYS_openat, dirfd, p.c_str(), i(2), static_cast<mode_t>(a[3])));
       return r < 0 ? r : proc_open(static_cast<int>(r), dirfd, p, i(2));
     }
@@ -530,7 +531,8 @@ int64_t LinuxUser::syscall(uint64_t n, const std::array<uint64_t, 6>& a) {
     case nr::ftruncate: return host(::ftruncate(fd(0), static_cast<off_t>(a[1])));
     case nr::truncate: {
       std::string p = host_path_arg(a[0], err);
-      return err ? err : host(::truncate(p.c_str(), static_cast<off_t>(a[1])));
+      if (err) return err;
+      return is_program(AT_FDCWD, p) ? -ETXTBSY : host(::truncate(p.c_str(), static_cast<off_t>(a[1])));
     }
     case nr::fallocate: return host(::fallocate(fd(0), i(1), static_cast<off_t>(a[2]), static_cast<off_t>(a[3])));
     case nr::fsync: return host(::fsync(fd(0)));

@@ -93,6 +93,10 @@ LinuxUser::LinuxUser(const UserOptions& opt) : opt_(opt), main_(std::make_unique
     host_exe_ino_ = st.st_ino;
   }
   LoadedElf exe = load_elf(vm_, opt_.program, false);
+  if (stat(exe_path_.c_str(), &st) == 0) {
+    exe_dev_ = st.st_dev;
+    exe_ino_ = st.st_ino;
+  }
   vm_.name_anonymous(exe_path_);
   if (opt_.recorder) {
     opt_.recorder->comm(getpid(), getpid(), comm());

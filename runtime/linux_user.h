@@ -207,6 +207,9 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   int64_t proc_readlink(int dirfd, const std::string& path, char* buf, size_t size);
   // Whether a stat result is brisk's own binary, which the guest knows as its program.
   bool is_host_exe(uint64_t dev, uint64_t ino) const { return dev == host_exe_dev_ && ino == host_exe_ino_; }
+  // Whether `path` (under dirfd) is the running program's file, which Linux does not let a process
+  // open for writing or truncate (ETXTBSY): its pages are mapped from the file (runtime/elf_loader.cpp).
+  bool is_program(int dirfd, const std::string& path) const;
   std::string proc_maps() const;
   std::string proc_stat() const;
   std::string proc_status() const;
@@ -245,6 +248,7 @@ class LinuxUser final : public TrapHandler, public HartEnv {
   std::string exe_path_;  // absolute path of the program, for /proc/self/exe
   std::string host_exe_;  // brisk's own binary, which the guest must see as the program
   uint64_t host_exe_dev_ = 0, host_exe_ino_ = 0;
+  uint64_t exe_dev_ = 0, exe_ino_ = 0;  // the program's file
   // What build_stack laid out, for /proc/<pid>/{cmdline,environ,auxv,stat}.
   uint64_t arg_start_ = 0, arg_end_ = 0, env_start_ = 0, env_end_ = 0, start_stack_ = 0;
   std::vector<uint64_t> auxv_;
