@@ -393,7 +393,7 @@ JitEngine::Block* JitEngine::block_for(Hart& h, unsigned max_insns, bool* interp
     view_epoch_ = h.retire_observer->view_epoch();
   }
   stats_.dispatches++;
-  Recent& r = (*recent_)[x64::lookup_index(h.pc)];
+  Recent& r = (*recent_)[x64::lookup_index(h.pc, true)];
   if (r.block && r.key == key) return r.block;
   stats_.table_lookups++;
   if (Block* b = blocks_.find(key)) {
@@ -476,9 +476,10 @@ JitEngine::LookupTable& JitEngine::lookup_for(Hart& h, uint64_t mode, uint64_t v
   auto& t = lookups_[{&h, mode, view}];
   if (!t) {
     // Zero slots are empty for every pc but 0, whose slot is the first.
-    static_assert(x64::lookup_index(0) == 0);
+    static_assert(x64::lookup_index(0, true) == 0 && x64::lookup_index(0, false) == 0);
     t = make_zeroed<LookupTable>(&tables_);
     t->entries[0] = {};
+    t->by_page = !h.mem_limit;  // system mode (x64::TranslateConfig::flat_limit)
   }
   return *t;
 }
@@ -486,10 +487,10 @@ JitEngine::LookupTable& JitEngine::lookup_for(Hart& h, uint64_t mode, uint64_t v
 void JitEngine::flush_lookup(Hart& h, uint64_t va) {
   for (auto& [key, table] : lookups_) {
     if (std::get<0>(key) != &h) continue;
-    if (va == HartEnv::kFlushAll) {
+    if (va == HartEnv::kFlushAll || !table->by_page) {
       table->clear();
     } else {
-      const unsigned group = x64::lookup_index(va & ~(kPage - 1)) / LookupTable::kGroupSlots;
+      const unsigned group = x64::lookup_index(va & ~(kPage - 1), true) / LookupTable::kGroupSlots;
       if (table->groups >> group & 1) table->clear_group(group);
     }
   }
@@ -505,7 +506,7 @@ void JitEngine::drop(Block* b) {
   if (!b->valid) return;
   b->valid = false;
   blocks_.erase(b);
-  if (Recent& r = (*recent_)[x64::lookup_index(b->bc.plan.pc)]; r.block == b) r = Recent{};
+  if (Recent& r = (*recent_)[x64::lookup_index(b->bc.plan.pc, true)]; r.block == b) r = Recent{};
   // Its region, queued or entered: the code of an entered one may be running (a store in it dropped
   // its block), so it is freed once it has returned.
   if (b->region && !compiling_.erase(b->region) && b->entry != b->bc.code) dead_regions_.push_back(b->region);
@@ -514,7 +515,7 @@ void JitEngine::drop(Block* b) {
     if (src->valid) patch_jump(src->bc.code + src->bc.exits[exit].jmp_off, src->bc.code + src->bc.exits[exit].stub_off);
   b->incoming.clear();
   for (auto& [key, table] : lookups_) {
-    auto& e = table->entries[x64::lookup_index(b->bc.plan.pc)];
+    auto& e = table->at(b->bc.plan.pc);
     if (e.code == b->entry) e = {};
   }
   stats_.invalidated++;
@@ -887,7 +888,7 @@ void JitEngine::install_regions() {
     for (auto [src, exit] : b->incoming)
       if (src->valid) patch_jump(src->bc.code + src->bc.exits[exit].jmp_off, stub);
     for (auto& [key, table] : lookups_) {
-      auto& e = table->entries[x64::lookup_index(b->bc.plan.pc)];
+      auto& e = table->at(b->bc.plan.pc);
       if (e.code == b->bc.code) e.code = stub;
     }
   }

@@ -100,14 +100,17 @@ class JitEngine final : public Engine, public HostFaultHooks {
     uint64_t id;
   };
   static uint32_t run_region(Hart* h, const void* region);
-  // A pc -> code table, and which of its groups of a page's slots (x64::lookup_index) may hold
-  // entries, so that flushes clear only those: Linux's sfence.vma made flush_lookup 3% of a boot.
+  // A pc -> code table, and which of its groups of slots may hold entries, so that flushes clear
+  // only those: Linux's sfence.vma made flush_lookup 3% of a boot. In system mode (`by_page`, as
+  // x64::lookup_index) a group holds a page's slots.
   struct LookupTable {
     static constexpr unsigned kGroupSlots = 1u << x64::kLookupSlotBits;
     std::array<x64::LookupEntry, x64::kLookupEntries> entries;
     uint64_t groups = 0;
+    bool by_page = false;
+    x64::LookupEntry& at(uint64_t pc) { return entries[x64::lookup_index(pc, by_page)]; }
     void set(uint64_t pc, const void* code) {
-      const uint32_t i = x64::lookup_index(pc);
+      const uint32_t i = x64::lookup_index(pc, by_page);
       entries[i] = {pc, code};
       groups |= 1ull << (i / kGroupSlots);
     }
@@ -200,7 +203,7 @@ class JitEngine final : public Engine, public HostFaultHooks {
   ctr::SiteTable ctr_sites_;
   uint8_t* arena_start_ = nullptr;  // first byte after the trampolines
   BlockTable<Block> blocks_;  // the valid blocks
-  // Direct-mapped cache in front of blocks_, by lookup_index(pc): most dispatches hit here.
+  // Direct-mapped cache in front of blocks_, by lookup_index(pc, true): most dispatches hit here.
   struct Recent {
     Key key;
     Block* block;  // nullptr: empty

@@ -74,17 +74,22 @@ void fold_fp_flags(x86::Assembler& a, Gp v, Gp table) {
 
 // Jumps to the translated code for the pc in rax if the lookup table has it; falls through if not.
 // Clobbers rcx and rdx.
-void probe_lookup(x86::Assembler& a) {
-  // The entry's byte offset, lookup_index(pc) * 16: the page bits in place, the offset's bits 8:1
-  // shifted to bits 11:4.
+void probe_lookup(x86::Assembler& a, bool by_page) {
   static_assert(sizeof(LookupEntry) == 16 && kLookupSlotBits + 4 == 12);
+  // The entry's byte offset, lookup_index(pc, by_page) * 16: by page, the page bits in place and the
+  // offset's bits 8:1 shifted to bits 11:4; else the pc's bits 14:1 shifted to bits 17:4.
+  if (by_page) {
+    a.mov(x86::ecx, x86::eax);
+    a.and_(x86::ecx, Imm(((1u << kLookupPageBits) - 1) << 12));
+    a.mov(x86::edx, x86::eax);
+    a.shl(x86::edx, Imm(3));
+    a.and_(x86::edx, Imm(((1u << kLookupSlotBits) - 1) << 4));
+    a.or_(x86::ecx, x86::edx);
+  } else {
+    a.lea(x86::ecx, x86::ptr(uint64_t{0}, x86::rax, 3));
+    a.and_(x86::ecx, Imm((kLookupEntries - 1) << 4));
+  }
   Label miss = a.newLabel();
-  a.mov(x86::ecx, x86::eax);
-  a.and_(x86::ecx, Imm(((1u << kLookupPageBits) - 1) << 12));
-  a.mov(x86::edx, x86::eax);
-  a.shl(x86::edx, Imm(3));
-  a.and_(x86::edx, Imm(((1u << kLookupSlotBits) - 1) << 4));
-  a.or_(x86::ecx, x86::edx);
   a.mov(x86::rdx, hart_q(offsetof(Hart, jit_lookup)));
   a.cmp(x86::qword_ptr(x86::rdx, x86::rcx), x86::rax);
   a.jne(miss);
@@ -760,7 +765,7 @@ class BlockEmitter {
       // System mode links only within a page (JitEngine::enter): another page's target is found
       // in the lookup table, at an index known now, or dispatched.
       if (!cfg_.flat_limit && (target ^ plan_.pc) >> 12) {
-        const int32_t slot = static_cast<int32_t>(lookup_index(target) * sizeof(LookupEntry));
+        const int32_t slot = static_cast<int32_t>(lookup_index(target, true) * sizeof(LookupEntry));
         Label miss = a_.newLabel();
         a_.mov(x86::rdx, hart_q(offsetof(Hart, jit_lookup)));
         a_.cmp(x86::qword_ptr(x86::rdx, slot + offsetof(LookupEntry, pc)), x86::rax);
@@ -781,7 +786,7 @@ class BlockEmitter {
     write_back_f();
     emit_exit_events(last, false);
     add_instret(pending_ + retired);
-    probe_lookup(a_);
+    probe_lookup(a_, !cfg_.flat_limit);
     a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.dispatch)));
   }
 
@@ -970,6 +975,7 @@ class BlockEmitter {
 
   // --- straight-line instructions ---
   void emit_body(const Insn& i) {
+    if (idx_ == folded_) return;  // emitted with the instruction before it
     const bool mem_out_of_line = plan_.cfg.mem_triggers && (i.flags() & (kLoad | kStore));  // csr/trigger.h
     if (!mem_out_of_line && ((i.flags() & kFp) ? emit_fp(i) : emit_inline(i))) return;
     emit_helper(i);
@@ -1066,6 +1072,23 @@ class BlockEmitter {
     return !custom_op(i) && !(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump));
   }
 
+  // slli rd, rs, 32 followed by srli rd, rd, 32, zext.w without Zba, as one 32-bit move, which
+  // zero-extends: the srli then emits nothing (emit_body), and both count as they retire.
+  bool zext_pair(const Insn& i) {
+    if (plan_.cfg.rv32 || (i.imm & 63) != 32 || idx_ + 1 == plan_.insns.size()) return false;
+    const jit::PlanInsn& n = plan_.insns[idx_ + 1];
+    if (n.exit != jit::Exit::None || n.insn.op != Op::SRLI || (n.insn.imm & 63) != 32 || n.insn.rs1 != i.rd ||
+        n.insn.rd != i.rd)
+      return false;
+    Gp d = dest(i.rd);
+    if (auto m = mapped(i.rs1)) a_.mov(d.r32(), m->r32());
+    else if (i.rs1 == 0) a_.xor_(d.r32(), d.r32());
+    else a_.mov(d.r32(), xreg32(i.rs1));
+    write(i.rd, d);
+    folded_ = idx_ + 1;
+    return true;
+  }
+
   // Emits the instruction inline if it is one of the hot, simple ones. rd = x0 makes ALU ops no-ops.
   bool emit_inline(const Insn& i) {
     using namespace x86;
@@ -1126,8 +1149,13 @@ class BlockEmitter {
         return true;
       }
       case Op::ADDIW:
-        a_.lea(eax, ptr(src(i.rs1, rax), imm));
-        a_.movsxd(dest(i.rd), eax);
+        if (imm == 0 && i.rs1 != 0) {  // sext.w: one movsxd from wherever rs1 is
+          if (auto m = mapped(i.rs1)) a_.movsxd(dest(i.rd), m->r32());
+          else a_.movsxd(dest(i.rd), xreg32(i.rs1));
+        } else {
+          a_.lea(eax, ptr(src(i.rs1, rax), imm));
+          a_.movsxd(dest(i.rd), eax);
+        }
         write(i.rd, dest(i.rd));
         return true;
       case Op::SLTI:
@@ -1145,7 +1173,9 @@ class BlockEmitter {
       case Op::XORI: alu_imm(i, [&](auto d) { a_.xor_(d, Imm(imm)); }); return true;
       case Op::ORI: alu_imm(i, [&](auto d) { a_.or_(d, Imm(imm)); }); return true;
       case Op::ANDI: alu_imm(i, [&](auto d) { a_.and_(d, Imm(imm)); }); return true;
-      case Op::SLLI: alu_imm(i, [&](auto d) { a_.shl(d, Imm(sh)); }); return true;
+      case Op::SLLI:
+        if (!zext_pair(i)) alu_imm(i, [&](auto d) { a_.shl(d, Imm(sh)); });
+        return true;
       case Op::SRLI: alu_imm(i, [&](auto d) { a_.shr(d, Imm(sh)); }); return true;
       case Op::SRAI: alu_imm(i, [&](auto d) { a_.sar(d, Imm(sh)); }); return true;
       case Op::RORI: alu_imm(i, [&](Gp d) { a_.ror(d, Imm(sh)); }); return true;
@@ -2014,6 +2044,7 @@ class BlockEmitter {
   // A ring record on the way here stored r15, which has not changed since and no C++ has run: the
   // next record may leave its slot's r15 out (ctr::Site::shares_instret).
   bool ring_r15_stored_ = false;
+  size_t folded_ = SIZE_MAX;  // the instruction emit_inline emitted with the one before it
   // An inline fflags access left MXCSR's flags folded into hart.fflags and MXCSR in mxcsr_scratch,
   // and nothing since has raised a host flag (keeps_flags_folded): the next access needs no stmxcsr,
   // which waits for every FP operation in flight (libm brackets a compare with frflags and fsflags).
@@ -2097,7 +2128,7 @@ uint8_t* emit_region_entry(CodeArena& arena, Emitter& emitter, const Trampolines
     a.cmp(x86::eax, Imm(kExitRegionNext));
     a.jne(leave);
     a.mov(x86::rax, kPc);
-    probe_lookup(a);
+    probe_lookup(a, false);  // region code runs in user mode only
     a.mov(x86::eax, Imm(kExitDispatch));
     a.bind(leave);
     a.jmp(Imm(reinterpret_cast<uint64_t>(tramp.exit)));

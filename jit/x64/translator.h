@@ -47,9 +47,11 @@ enum JitExit : uint32_t {
   kExitRegionStep = 20,
 };
 
-// hart.jit_lookup: kLookupEntries entries of {guest pc, host code}. The index puts the 64 slots of a
-// page next to each other (six pc bits of the page number above six of the offset), so forgetting
-// one page's entries after sfence.vma touches 1 KiB instead of the whole table.
+// hart.jit_lookup: kLookupEntries entries of {guest pc, host code}, in one of two orders. System
+// mode's (`by_page`) puts the 256 slots of a page next to each other (six pc bits of the page number
+// above eight of the offset), so forgetting one page's entries after sfence.vma touches 4 KiB
+// instead of the whole table. User mode forgets no page, and takes the pc's bits 14:1, which an indirect
+// exit computes in two host instructions instead of six.
 struct LookupEntry {
   // Empty slots hold an odd pc, which no jump target has (jalr clears bit 0), so that no probe,
   // not even one for pc 0, can take an empty slot's null code for a translation.
@@ -59,7 +61,8 @@ struct LookupEntry {
 };
 constexpr uint32_t kLookupPageBits = 6, kLookupSlotBits = 8;
 constexpr uint32_t kLookupEntries = 1u << (kLookupPageBits + kLookupSlotBits);
-constexpr uint32_t lookup_index(uint64_t pc) {
+constexpr uint32_t lookup_index(uint64_t pc, bool by_page) {
+  if (!by_page) return static_cast<uint32_t>((pc >> 1) & (kLookupEntries - 1));
   return static_cast<uint32_t>(((pc >> 12) & ((1u << kLookupPageBits) - 1)) << kLookupSlotBits |
                                ((pc >> 1) & ((1u << kLookupSlotBits) - 1)));
 }

@@ -41,6 +41,14 @@
     TEST_IMM \op, a0, a1, \result, \a, \imm
 .endm
 
+/* zext.w without Zba, slli rd, rs1, 32 then srli rd, rd, 32, which translated code makes one move. */
+.macro TEST_ZEXT rd, rs1
+    li \rs1, 0xfedcba98f0e1d2c3
+    slli \rd, \rs1, 32
+    srli \rd, \rd, 32
+    CHECK_REG \rd, 0xf0e1d2c3
+.endm
+
 TEST_BEGIN
     TEST_SHAPES addw, 0xffffffff9234567d, 0x89abcdef12345678, 0x7654321f80000005
     TEST_SHAPES subw, 0xffffffff92345673, 0x89abcdef12345678, 0x7654321f80000005
@@ -63,6 +71,8 @@ TEST_BEGIN
     TEST_SHAPES_I sraiw, 0xffffffffff870e96, 0xfedcba98f0e1d2c3, 5
     TEST_SHAPES_I roriw, 0x00000000587e1c3a, 0xfedcba98f0e1d2c3, 11
     TEST_SHAPES_I addiw, 0xfffffffff0e1cac3, 0xfedcba98f0e1d2c3, -2048
+    TEST_SHAPES_I addiw, 0xfffffffff0e1d2c3, 0xfedcba98f0e1d2c3, 0    /* sext.w */
+    TEST_SHAPES_I addiw, 0x0000000070e1d2c3, 0xfedcba9870e1d2c3, 0
     TEST_SHAPES_I xori, 0x012345670f1e2d3c, 0xfedcba98f0e1d2c3, -1
     TEST_SHAPES_I addi, 0xfedcba98f0e1cac3, 0xfedcba98f0e1d2c3, -2048
     TEST_SHAPES_I andi, 0xfedcba98f0e1d2c0, 0xfedcba98f0e1d2c3, -16
@@ -102,4 +112,26 @@ TEST_BEGIN
     CHECK_REG a0, 0
     slliw s2, x0, 5
     CHECK_REG s2, 0
+
+    TEST_ZEXT s2, s3
+    TEST_ZEXT a0, s3
+    TEST_ZEXT s2, a1
+    TEST_ZEXT a0, a0
+    TEST_ZEXT s2, s2
+    TEST_ZEXT a0, a1
+    slli a0, x0, 32
+    srli a0, a0, 32
+    CHECK_REG a0, 0
+    /* Shapes like it that are no zext.w: the srli into another register, or by another amount. */
+    li s3, 0xfedcba98f0e1d2c3
+    slli a0, s3, 32
+    srli a1, a0, 32
+    CHECK_REG a0, 0xf0e1d2c300000000
+    CHECK_REG a1, 0xf0e1d2c3
+    slli s2, s3, 32
+    srli s2, s2, 31
+    CHECK_REG s2, 0x1e1c3a586
+    slli a0, s3, 32
+    srli a0, a1, 32
+    CHECK_REG a0, 0
 TEST_END
