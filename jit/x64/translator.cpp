@@ -39,6 +39,7 @@ Mem hart_q(size_t off) { return x86::qword_ptr(kHart, static_cast<int32_t>(off))
 Mem xreg(unsigned r) { return hart_q(offsetof(Hart, x) + 8 * r); }
 // x[r]'s low 32 bits (little-endian), the operand of the W ops.
 Mem xreg32(unsigned r) { return x86::dword_ptr(kHart, static_cast<int32_t>(offsetof(Hart, x) + 8 * r)); }
+Mem xreg16(unsigned r) { return x86::word_ptr(kHart, static_cast<int32_t>(offsetof(Hart, x) + 8 * r)); }
 const Mem kPc = hart_q(offsetof(Hart, pc));
 const Mem kInstret = hart_q(offsetof(Hart, instret));
 
@@ -1072,18 +1073,20 @@ class BlockEmitter {
     return !custom_op(i) && !(i.flags() & (kLoad | kStore | kFp | kCsr | kBranch | kJump));
   }
 
-  // slli rd, rs, 32 followed by srli rd, rd, 32, zext.w without Zba, as one 32-bit move, which
-  // zero-extends: the srli then emits nothing (emit_body), and both count as they retire.
+  // slli rd, rs, k followed by srli rd, rd, k for k = 32 or 48, zext.w and zext.h without Zba and
+  // Zbb, as one move that zero-extends: the srli then emits nothing (emit_body), and both count as
+  // they retire.
   bool zext_pair(const Insn& i) {
-    if (plan_.cfg.rv32 || (i.imm & 63) != 32 || idx_ + 1 == plan_.insns.size()) return false;
+    const unsigned k = i.imm & 63;
+    if (plan_.cfg.rv32 || (k != 32 && k != 48) || idx_ + 1 == plan_.insns.size()) return false;
     const jit::PlanInsn& n = plan_.insns[idx_ + 1];
-    if (n.exit != jit::Exit::None || n.insn.op != Op::SRLI || (n.insn.imm & 63) != 32 || n.insn.rs1 != i.rd ||
+    if (n.exit != jit::Exit::None || n.insn.op != Op::SRLI || (n.insn.imm & 63) != k || n.insn.rs1 != i.rd ||
         n.insn.rd != i.rd)
       return false;
     Gp d = dest(i.rd);
-    if (auto m = mapped(i.rs1)) a_.mov(d.r32(), m->r32());
-    else if (i.rs1 == 0) a_.xor_(d.r32(), d.r32());
-    else a_.mov(d.r32(), xreg32(i.rs1));
+    if (i.rs1 == 0) a_.xor_(d.r32(), d.r32());
+    else if (auto m = mapped(i.rs1); k == 32) m ? a_.mov(d.r32(), m->r32()) : a_.mov(d.r32(), xreg32(i.rs1));
+    else m ? a_.movzx(d.r32(), m->r16()) : a_.movzx(d.r32(), xreg16(i.rs1));
     write(i.rd, d);
     folded_ = idx_ + 1;
     return true;

@@ -41,12 +41,17 @@
     TEST_IMM \op, a0, a1, \result, \a, \imm
 .endm
 
-/* zext.w without Zba, slli rd, rs1, 32 then srli rd, rd, 32, which translated code makes one move. */
+/* zext.w and zext.h without Zba and Zbb, slli rd, rs1, k then srli rd, rd, k, which translated code
+ * makes one move. */
 .macro TEST_ZEXT rd, rs1
     li \rs1, 0xfedcba98f0e1d2c3
     slli \rd, \rs1, 32
     srli \rd, \rd, 32
     CHECK_REG \rd, 0xf0e1d2c3
+    li \rs1, 0xfedcba98f0e1d2c3
+    slli \rd, \rs1, 48
+    srli \rd, \rd, 48
+    CHECK_REG \rd, 0xd2c3
 .endm
 
 TEST_BEGIN
@@ -134,4 +139,10 @@ TEST_BEGIN
     slli a0, s3, 32
     srli a0, a1, 32
     CHECK_REG a0, 0
+    slli s2, s3, 48
+    srli s2, s2, 32
+    CHECK_REG s2, 0xd2c30000
+    slli a0, s3, 40
+    srli a0, a0, 40
+    CHECK_REG a0, 0xe1d2c3
 TEST_END
