@@ -419,7 +419,7 @@ class BlockEmitter {
     }
     if (!constants_.empty()) a_.align(AlignMode::kData, 16);
     for (const Constant& c : constants_) {
-      a_.bind(c.label);
+      bind(c.label);
       a_.embedUInt64(c.lo);
       a_.embedUInt64(c.hi);
     }
@@ -446,7 +446,7 @@ class BlockEmitter {
       return scratch;
     }
     if (auto m = mapped(r)) return *m;
-    a_.mov(scratch, xreg(r));
+    if (scratch.id() != x86::rax.id() || !rax_holds(r)) a_.mov(scratch, xreg(r));
     return scratch;
   }
   void write(unsigned rd, Gp value) {
@@ -455,7 +455,16 @@ class BlockEmitter {
       if (m->id() != value.id()) a_.mov(*m, value);
     } else {
       a_.mov(xreg(rd), value);
+      if (value.id() == x86::rax.id()) rax_copy_ = {rd, a_.offset()};
     }
+  }
+  // rax still holds x[r], a register in the hart, as the store of it left it: nothing has been
+  // emitted since, and no label bound (code may come there from elsewhere). Saves reloading a
+  // result the next instruction reads, a store-to-load forward on its dependency chain.
+  bool rax_holds(unsigned r) const { return r && rax_copy_.reg == r && rax_copy_.offset == a_.offset(); }
+  void bind(const Label& l) {
+    a_.bind(l);
+    rax_copy_ = {};
   }
   // Where to compute a result for rd: its host register if mapped, else rax.
   Gp dest(unsigned rd) {
@@ -586,7 +595,7 @@ class BlockEmitter {
       Label ok = a_.newLabel();
       a_.jz(ok);
       a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.exit)));  // eax = Trap or Exit
-      a_.bind(ok);
+      bind(ok);
     }
     if (i.flags() & kStore) emit_code_written_exit(i);
   }
@@ -598,7 +607,7 @@ class BlockEmitter {
     a_.cmp(flag, Imm(0));
     a_.jne(written);
     slow_paths_.push_back([this, &i, &p = plan_.insns[idx_], written, flag, pc = pc_] {
-      a_.bind(written);
+      bind(written);
       a_.mov(flag, Imm(0));
       pending_ = 0;  // the helper counted everything before the store
       pend_ev_ = {};
@@ -616,12 +625,12 @@ class BlockEmitter {
     compare_deadline();
     a_.ja(deadline_out_);
     slow_paths_.push_back([this] {
-      a_.bind(deadline_out_);
+      bind(deadline_out_);
       set_pc(plan_.pc);
       exit_with(kExitDeadline);
     });
     body_ = a_.newLabel();
-    a_.bind(body_);
+    bind(body_);
   }
 
   // Flags of (instret + the block's length) against hart.deadline: above, the block could pass it.
@@ -637,7 +646,7 @@ class BlockEmitter {
     a_.sub(x86::dword_ptr(x86::rax), Imm(1));
     a_.jz(hot);
     slow_paths_.push_back([this, hot] {
-      a_.bind(hot);
+      bind(hot);
       set_pc(plan_.pc);
       exit_with(kExitHot);
     });
@@ -757,10 +766,10 @@ class BlockEmitter {
     Label stub = a_.newLabel(), site = a_.newLabel();
     const size_t index = b_.exits.size();
     b_.exits.push_back({static_cast<uint32_t>(a_.offset()), 0, target});
-    a_.bind(site);
+    bind(site);
     a_.long_().jmp(stub);
     slow_paths_.push_back([this, stub, site, target, index] {
-      a_.bind(stub);
+      bind(stub);
       b_.exits[index].stub_off = static_cast<uint32_t>(a_.offset());
       mov_imm(x86::rax, target);
       // System mode links only within a page (JitEngine::enter): another page's target is found
@@ -772,7 +781,7 @@ class BlockEmitter {
         a_.cmp(x86::qword_ptr(x86::rdx, slot + offsetof(LookupEntry, pc)), x86::rax);
         a_.short_().jne(miss);
         a_.jmp(x86::qword_ptr(x86::rdx, slot + offsetof(LookupEntry, code)));
-        a_.bind(miss);
+        bind(miss);
         a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.dispatch)));
         return;
       }
@@ -809,9 +818,9 @@ class BlockEmitter {
     a_.test(x86::eax, x86::eax);
     a_.jz(next);
     a_.jmp(Imm(reinterpret_cast<uint64_t>(tramp_.exit)));
-    a_.bind(next);
+    bind(next);
     set_pc(guest_pc(pc_ + i.len));
-    a_.bind(jumped);
+    bind(jumped);
     emit_exit_events(&p, false);
     add_instret(1);
     exit_with(kExitDispatch);
@@ -842,7 +851,7 @@ class BlockEmitter {
     Label record = a_.newLabel();
     if (p.predict && taken && p.target <= pc_) emit_loop_steady_state(op, record);
     emit_branch_predict(p, taken);
-    a_.bind(record);
+    bind(record);
     emit_ctr_record(op, taken ? p.taken_type : p.not_taken_type, taken ? p.target : guest_pc(pc_ + p.insn.len),
                     p.predict);
   }
@@ -859,7 +868,7 @@ class BlockEmitter {
     a_.jne(general);
     if (op != jit::CtrOp::None) a_.mov(x86::edx, Imm(3));
     a_.jmp(record);
-    a_.bind(general);
+    bind(general);
   }
 
   // The taken side of a conditional branch: records, counts and leaves to the target.
@@ -896,14 +905,14 @@ class BlockEmitter {
       emit_taken_exit(p);
       ring_r15_stored_ = r15_stored;
       fdirty_ = fdirty;
-      a_.bind(not_taken);
+      bind(not_taken);
       emit_branch_side(p, false);
       return;
     }
     Label taken = a_.newLabel();
     emit_branch_test(p.insn, taken);
     slow_paths_.push_back([this, &p, taken, idx = idx_, pending = pending_, ev = pend_ev_, f = keep(fstate())] {
-      a_.bind(taken);
+      bind(taken);
       resume_at(idx, pending, ev, f);
       emit_taken_exit(p);
     });
@@ -917,7 +926,7 @@ class BlockEmitter {
     const bool r15_stored = ring_r15_stored_;
     emit_branch_side(p, false);
     emit_direct_exit(guest_pc(pc_ + p.insn.len), 1, &p, false);
-    a_.bind(taken);
+    bind(taken);
     ring_r15_stored_ = r15_stored;
     emit_taken_exit(p);
   }
@@ -945,7 +954,7 @@ class BlockEmitter {
       a_.test(x86::al, Imm(2));
       a_.jnz(misaligned);
       slow_paths_.push_back([this, &i, misaligned, idx = idx_, pending = pending_, ev = pend_ev_, f = keep(fstate())] {
-        a_.bind(misaligned);
+        bind(misaligned);
         resume_at(idx, pending, ev, f);
         emit_helper(i);  // raises instruction-address-misaligned, and so never comes back
       });
@@ -994,7 +1003,7 @@ class BlockEmitter {
       a_.xor_(d.r32(), d.r32());
     } else if (auto m = mapped(r)) {
       if (m->id() != d.id()) a_.mov(d.r32(), m->r32());
-    } else {
+    } else if (d.id() != x86::rax.id() || !rax_holds(r)) {
       a_.mov(d.r32(), xreg32(r));
     }
   }
@@ -1154,6 +1163,7 @@ class BlockEmitter {
       case Op::ADDIW:
         if (imm == 0 && i.rs1 != 0) {  // sext.w: one movsxd from wherever rs1 is
           if (auto m = mapped(i.rs1)) a_.movsxd(dest(i.rd), m->r32());
+          else if (rax_holds(i.rs1)) a_.movsxd(dest(i.rd), eax);
           else a_.movsxd(dest(i.rd), xreg32(i.rs1));
         } else {
           a_.lea(eax, ptr(src(i.rs1, rax), imm));
@@ -1348,7 +1358,7 @@ class BlockEmitter {
     const Gp result = rem ? rdx : rax;
     if (word) a_.movsxd(result, result.r32());
     write(i.rd, result);
-    a_.bind(back);
+    bind(back);
     slow_path(i, slow, back);
     return true;
   }
@@ -1409,15 +1419,18 @@ class BlockEmitter {
   }
   // The out-of-line access through the semantics; for a store, `site` is its fault site, which
   // learns where this code is (FaultSite::slow_off).
-  void slow_path(const Insn& i, Label slow, Label back, size_t site = SIZE_MAX) {
+  // `in_rax`: a register in the hart that the fast path leaves in rax at `back` (rax_holds), which
+  // the slow path loads there too.
+  void slow_path(const Insn& i, Label slow, Label back, size_t site = SIZE_MAX, unsigned in_rax = 0) {
     ring_r15_stored_ = false;  // the fast path goes on after the helper's C++
     flags_folded_ = false;
     const unsigned saved_pending = pending_;
     const auto saved_ev = pend_ev_;
     const uint32_t rejoin = keep(fstate()), f = keep(at_insn_);
-    slow_paths_.push_back([this, &i, slow, back, saved_pending, saved_ev, idx = idx_, site, rejoin, f] {
-      a_.bind(slow);
-      if (site != SIZE_MAX) b_.faults[site].slow_off = static_cast<uint32_t>(a_.offset());
+    slow_paths_.push_back([this, &i, slow, back, saved_pending, saved_ev, idx = static_cast<uint32_t>(idx_),
+                           site = static_cast<uint32_t>(site), rejoin, f, in_rax = static_cast<uint8_t>(in_rax)] {
+      bind(slow);
+      if (site != UINT32_MAX) b_.faults[site].slow_off = static_cast<uint32_t>(a_.offset());
       resume_at(idx, saved_pending, saved_ev, f);
       write_back_f();
       if (!plan_.cfg.counts()) {  // the access thunk; counted events need the pending counts inline
@@ -1429,6 +1442,7 @@ class BlockEmitter {
         emit_event_adds(saved_ev, -1);
       }
       fcache_reload(fstates_[rejoin].cache);  // C++ clobbered them; the hart has the values
+      if (in_rax) a_.mov(x86::rax, xreg(in_rax));
       a_.jmp(back);
     });
   }
@@ -1472,8 +1486,10 @@ class BlockEmitter {
       default: a_.mov(d, m); break;
     }
     write(i.rd, d);
-    a_.bind(back);
-    slow_path(i, slow, back);
+    bind(back);
+    const unsigned in_rax = d.id() == x86::rax.id() ? i.rd : 0;
+    if (in_rax) rax_copy_ = {in_rax, a_.offset()};
+    slow_path(i, slow, back, SIZE_MAX, in_rax);
     return true;
   }
 
@@ -1488,7 +1504,7 @@ class BlockEmitter {
       case 4: a_.mov(m, v.r32()); break;
       default: a_.mov(m, v); break;
     }
-    a_.bind(back);
+    bind(back);
     slow_path(i, slow, back, site);
     return true;
   }
@@ -1660,7 +1676,7 @@ class BlockEmitter {
     a_.mov(x86::rax, Imm(kCanonicalNaNDouble));
     if (copy >= 0) a_.movq(v, x86::rax);
     else a_.mov(freg(r), x86::rax);
-    a_.bind(done);
+    bind(done);
   }
 
   // d = op(f[rs1], f[rs2]) in RNE. A NaN result of a propagates_nan op becomes the canonical NaN out
@@ -1697,13 +1713,13 @@ class BlockEmitter {
       const int r = nan_unchecked_ != static_cast<int>(i.rd) ? nan_unchecked_ : -1;
       const int copy = r >= 0 && (fdirty_ >> r & 1) ? fcache_[r] : -1;
       slow_paths_.push_back([this, canonical, checked, d, r, copy] {
-        a_.bind(canonical);
+        bind(canonical);
         if (r >= 0) canonical_if_nan(static_cast<unsigned>(r), copy);
         a_.mov(x86::rax, Imm(kCanonicalNaNDouble));
         a_.movq(d, x86::rax);
         a_.jmp(checked);
       });
-      a_.bind(checked);
+      bind(checked);
       nan_unchecked_ = -1;
       fstore(i.rd, d);
       return true;
@@ -1712,7 +1728,7 @@ class BlockEmitter {
       a_.jp(slow);
       fstore(i.rd, d);
     }
-    a_.bind(back);
+    bind(back);
     fp_slow_path(i, slow, back);
     return true;
   }
@@ -1742,7 +1758,7 @@ class BlockEmitter {
       Label unordered = a_.newLabel();
       a_.jp(unordered);
       slow_paths_.push_back([this, unordered, result] {
-        a_.bind(unordered);
+        bind(unordered);
         fold_fp_flags(a_, x86::rdx, x86::rcx);
         a_.xor_(x86::eax, x86::eax);
         a_.jmp(result);
@@ -1757,10 +1773,10 @@ class BlockEmitter {
     } else {
       a_.setae(x86::al);
     }
-    a_.bind(result);
+    bind(result);
     a_.movzx(dest(i.rd).r32(), x86::al);
     write(i.rd, dest(i.rd));
-    a_.bind(back);
+    bind(back);
     if (single) fp_slow_path(i, slow, back);  // only singles have one: an unboxed operand
     return true;
   }
@@ -1781,17 +1797,17 @@ class BlockEmitter {
       Label keep = a_.newLabel();
       a_.jnc(keep);
       a_.btc(x86::rax, Imm(sign));
-      a_.bind(keep);
+      bind(keep);
     } else {
       a_.btr(x86::rax, Imm(sign));
       a_.bt(x86::rcx, Imm(sign));
       Label pos = a_.newLabel();
       a_.jnc(pos);
       a_.bts(x86::rax, Imm(sign));
-      a_.bind(pos);
+      bind(pos);
     }
     a_.mov(freg(i.rd), x86::rax);  // for single, bits 63:32 of rs1 were all ones and still are
-    a_.bind(back);
+    bind(back);
     if (single) fp_slow_path(i, slow, back);
     return true;
   }
@@ -1850,7 +1866,7 @@ class BlockEmitter {
     a_.je(same);
     a_.mov(mxcsr, x86::edx);
     a_.ldmxcsr(mxcsr);
-    a_.bind(same);
+    bind(same);
     write(i.rd, x86::rax);
     return true;
   }
@@ -1976,7 +1992,7 @@ class BlockEmitter {
           if (dest(i.rd).id() != rax.id()) a_.mov(dest(i.rd), rax);
         }
         write(i.rd, dest(i.rd));
-        a_.bind(back);
+        bind(back);
         fp_slow_path(i, slow, back);
         return true;
       }
@@ -2012,7 +2028,7 @@ class BlockEmitter {
       a_.mov(freg32(i.rd), x86::eax);
       a_.mov(freg_box(i.rd), Imm(-1));
     }
-    a_.bind(back);
+    bind(back);
     slow_path(i, slow, back);
     return true;
   }
@@ -2028,7 +2044,7 @@ class BlockEmitter {
     const size_t site = fault_site();
     if (copy >= 0) a_.movsd(m, x86::xmm(copy));
     else a_.mov(m, size == 8 ? Gp(x86::rcx) : Gp(x86::ecx));
-    a_.bind(back);
+    bind(back);
     slow_path(i, slow, back, site);
     return true;
   }
@@ -2048,6 +2064,10 @@ class BlockEmitter {
   // next record may leave its slot's r15 out (ctr::Site::shares_instret).
   bool ring_r15_stored_ = false;
   size_t folded_ = SIZE_MAX;  // the instruction emit_inline emitted with the one before it
+  struct {
+    unsigned reg = 0;  // 0: none
+    size_t offset = 0;
+  } rax_copy_;  // the register write() last stored from rax, and where the store ends
   // An inline fflags access left MXCSR's flags folded into hart.fflags and MXCSR in mxcsr_scratch,
   // and nothing since has raised a host flag (keeps_flags_folded): the next access needs no stmxcsr,
   // which waits for every FP operation in flight (libm brackets a compare with frflags and fsflags).

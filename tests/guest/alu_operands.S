@@ -145,4 +145,20 @@ TEST_BEGIN
     slli a0, s3, 40
     srli a0, a0, 40
     CHECK_REG a0, 0xe1d2c3
+
+    /* A result in the hart read by the next instruction, which translated code takes from the
+     * register it was stored from, also where the instruction's slow path rejoined (rax_holds in
+     * jit/x64/translator.cpp): division by zero, then an addi and a sext.w of it. */
+    li s3, 7
+    li s4, 0
+    div s2, s3, s4
+    addi s5, s2, 2
+    CHECK_REG s5, 1
+    divuw s2, s3, s4
+    sext.w s5, s2
+    CHECK_REG s5, -1
+    li s3, 0x80000000
+    subw s2, x0, s3
+    srliw s5, s2, 4
+    CHECK_REG s5, 0x8000000
 TEST_END
