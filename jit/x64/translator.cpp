@@ -1014,7 +1014,9 @@ class BlockEmitter {
   }
   // rd is rs1 and lives in the hart: ops with a read-modify-write x86 form (F invocable with a Mem
   // destination) change it there, one instruction instead of a load, the op and a store.
-  bool in_place(const Insn& i, bool word) const { return !word && i.rd == i.rs1 && i.rd != 0 && !mapped(i.rd); }
+  bool in_place(const Insn& i, bool word) const {
+    return !word && i.rd == i.rs1 && i.rd != 0 && !mapped(i.rd) && !rax_holds(i.rd);
+  }
   // rd = op(rs1, imm): computed in rd's host register when it has one, else in rax. `extend` false:
   // the W result has bit 31 clear, so x86's zero-extension already is its sign-extension.
   template <typename F>
@@ -1093,9 +1095,10 @@ class BlockEmitter {
         n.insn.rd != i.rd)
       return false;
     Gp d = dest(i.rd);
+    const std::optional<Gp> s = rax_holds(i.rs1) ? std::optional<Gp>(x86::rax) : mapped(i.rs1);
     if (i.rs1 == 0) a_.xor_(d.r32(), d.r32());
-    else if (auto m = mapped(i.rs1); k == 32) m ? a_.mov(d.r32(), m->r32()) : a_.mov(d.r32(), xreg32(i.rs1));
-    else m ? a_.movzx(d.r32(), m->r16()) : a_.movzx(d.r32(), xreg16(i.rs1));
+    else if (k == 32) s ? a_.mov(d.r32(), s->r32()) : a_.mov(d.r32(), xreg32(i.rs1));
+    else s ? a_.movzx(d.r32(), s->r16()) : a_.movzx(d.r32(), xreg16(i.rs1));
     write(i.rd, d);
     folded_ = idx_ + 1;
     return true;

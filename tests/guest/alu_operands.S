@@ -161,4 +161,18 @@ TEST_BEGIN
     subw s2, x0, s3
     srliw s5, s2, 4
     CHECK_REG s5, 0x8000000
+    li s4, 0x100000000
+    addi s2, s3, 5
+    addi s2, s2, 1
+    add s2, s2, s4
+    slli s2, s2, 32
+    srli s2, s2, 32
+    CHECK_REG s2, 0x80000006
+    lw s2, 0(sp)
+    slli s5, s2, 48
+    srli s5, s5, 48
+    lw s3, 0(sp)
+    zext.h s3, s3
+    sub s5, s5, s3
+    CHECK_REG s5, 0
 TEST_END
