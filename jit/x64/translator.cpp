@@ -833,7 +833,9 @@ class BlockEmitter {
       if (auto m = mapped(i.rs1)) a_.test(*m, *m);
       else a_.cmp(xreg(i.rs1), Imm(0));
     } else {
-      a_.cmp(src(i.rs1, x86::rax), src(i.rs2, x86::rcx));
+      // rs2 from rax if it is there (rax_holds), which loading rs1 there would have undone.
+      const Gp s1 = src(i.rs1, x86::rax);
+      a_.cmp(s1, rax_holds(i.rs2) ? Gp(x86::rax) : src(i.rs2, x86::rcx));
     }
     switch (i.op) {
       case Op::BEQ: when_taken ? a_.je(to) : a_.jne(to); break;
@@ -1499,7 +1501,8 @@ class BlockEmitter {
   bool emit_store(const Insn& i, unsigned size) {
     Label slow = a_.newLabel(), back = a_.newLabel();
     const Mem m = host_operand(i, size, true, slow);
-    Gp v = src(i.rs2, x86::rcx);
+    // rax holds one register at most: if m's base is rax with no load since, it is that one.
+    const Gp v = rax_holds(i.rs2) ? Gp(x86::rax) : src(i.rs2, x86::rcx);
     const size_t site = fault_site();
     switch (size) {
       case 1: a_.mov(m, v.r8Lo()); break;

@@ -175,4 +175,21 @@ TEST_BEGIN
     zext.h s3, s3
     sub s5, s5, s3
     CHECK_REG s5, 0
+    /* ... and a branch's or a store's operand. */
+    li s3, 40
+    addi s2, s3, 2
+    li a1, 42
+    bne a1, s2, 1f
+    addi s2, s3, 3
+    sd s2, 0(sp)
+    addi s2, sp, -8
+    sd s2, 0(s2)
+    ld s4, 0(sp)
+    ld s5, -8(sp)
+    sub s5, s5, sp
+    CHECK_REG s4, 43
+    CHECK_REG s5, -8
+    j 2f
+1:  CHECK_REG s2, 42
+2:
 TEST_END
