@@ -1427,7 +1427,10 @@ class BlockEmitter {
   // `in_rax`: a register in the hart that the fast path leaves in rax at `back` (rax_holds), which
   // the slow path loads there too.
   void slow_path(const Insn& i, Label slow, Label back, size_t site = SIZE_MAX, unsigned in_rax = 0) {
-    ring_r15_stored_ = false;  // the fast path goes on after the helper's C++
+    // The fast path goes on after the helper's C++ with r15 as it was. In system mode that C++ may
+    // take the ring's records (a device access; Hart::record_transfers), so the next record stores
+    // r15 again; in user mode it takes none, and a record after the access shares r15 as before.
+    if (!cfg_.flat_limit) ring_r15_stored_ = false;
     flags_folded_ = false;
     const unsigned saved_pending = pending_;
     const auto saved_ev = pend_ev_;
